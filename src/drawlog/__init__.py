@@ -1,0 +1,24 @@
+"""drawlog: validate, score and analyse move logs of the domino game Draw.
+
+The rules engine (:class:`Match`, :class:`Round`) is a pure library; the
+:class:`Validator` replays logs through it; the CLI (``drawlog``) sits on top.
+"""
+
+from .errors import DrawlogError, Fault, IllegalAction, InputError
+from .events import FORMAT_VERSION, AnyEvent, json_schema
+from .match import Match, check_players, hand_size
+from .rounds import BLOCKED, DOMINO, Placement, Round
+from .rules import RULES, RULES_BY_CODE, Rule, find_rule
+from .scoring import MatchResult, RoundScore, default_target, match_result, score_round
+from .validator import Validator, validate_lines, validate_paths
+from .violations import Summary, Violation
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BLOCKED", "DOMINO", "FORMAT_VERSION", "RULES", "RULES_BY_CODE",
+    "AnyEvent", "DrawlogError", "Fault", "IllegalAction", "InputError", "Match", "MatchResult",
+    "Placement", "Round", "RoundScore", "Rule", "Summary", "Validator", "Violation",
+    "check_players", "default_target", "find_rule", "hand_size", "json_schema", "match_result",
+    "score_round", "validate_lines", "validate_paths",
+]

@@ -1,0 +1,142 @@
+"""The ``drawlog`` command line: a thin Typer layer over the library."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from typing import Annotated, Optional
+
+import msgspec
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+
+from . import __version__
+from .events import json_schema
+from .rules import RULES, Rule, find_rule, select_codes
+from .validator import Validator
+from .writers import make_writer
+
+app = typer.Typer(
+    name="drawlog",
+    help="Validate, score and analyse move logs of the domino game Draw.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+)
+
+EXIT_CLEAN, EXIT_ERRORS, EXIT_UNUSABLE = 0, 1, 2
+
+
+class OutputFormat(str, Enum):
+    """How ``validate`` prints violations."""
+
+    text = "text"
+    json = "json"
+    jsonl = "jsonl"
+    github = "github"
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"drawlog {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[Optional[bool], typer.Option("--version", callback=_version, is_eager=True,
+                                                    help="Print the version and exit.")] = None,
+) -> None:
+    """Validate, score and analyse move logs of the domino game Draw."""
+
+
+@app.command()
+def validate(
+    paths: Annotated[list[str], typer.Argument(help="Log files (.jsonl, .jsonl.gz, .jsonl.zst), folders, "
+                                                    "or - for standard input.")],
+    output_format: Annotated[OutputFormat, typer.Option("--format", "-f", help="Output format.")]
+    = OutputFormat.text,
+    select: Annotated[Optional[list[str]], typer.Option(help="Report only these codes or prefixes "
+                                                             "(M, M20, M205); repeat or comma-separate.")]
+    = None,
+    ignore: Annotated[Optional[list[str]], typer.Option(help="Do not report these codes or prefixes.")] = None,
+    statistics: Annotated[bool, typer.Option("--statistics", help="Print counts per code instead of each "
+                                                                  "violation.")] = False,
+    fail_fast: Annotated[bool, typer.Option("--fail-fast", help="Stop at the first error.")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the run too (exit 1).")] = False,
+    exit_zero: Annotated[bool, typer.Option("--exit-zero", help="Exit 0 even when errors are found "
+                                                                "(2 still means nothing could be read).")]
+    = False,
+) -> None:
+    """Replay every match of the logs and report each violation with its code, file and line.
+
+    Exit status: 0 no errors, 1 errors found (or warnings with --strict), 2 nothing could be read.
+    """
+    try:
+        codes = select_codes(select, ignore)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--select/--ignore") from None
+    writer = make_writer(output_format.value, sys.stdout, statistics=statistics)
+    validator = Validator(codes)
+    try:
+        for violation in validator.validate_paths(paths):
+            writer.add(violation)
+            if fail_fast and violation.severity == "error":
+                break
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+    summary = validator.summary
+    writer.finish(summary)
+    if summary.files == 0:
+        raise typer.Exit(EXIT_UNUSABLE)
+    failed = summary.errors > 0 or (strict and summary.warnings > 0)
+    raise typer.Exit(EXIT_ERRORS if failed and not exit_zero else EXIT_CLEAN)
+
+
+def _rule_markdown(rule: Rule) -> str:
+    return (
+        f"# {rule.code} `{rule.name}` ({rule.severity})\n\n"
+        f"**What it checks.** {rule.summary}\n\n"
+        f"**Why.** {rule.why}\n\n"
+        f"**Bad**\n\n```\n{rule.bad}\n```\n\n"
+        f"**Good**\n\n```\n{rule.good}\n```\n"
+    )
+
+
+@app.command()
+def rule(
+    code: Annotated[Optional[str], typer.Argument(help="A code (M205) or name (illegal-draw).")] = None,
+    show_all: Annotated[bool, typer.Option("--all", help="Explain every rule.")] = False,
+    output_format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+) -> None:
+    """Explain a rule: its name, severity, what it checks, why, and a bad and a good example."""
+    if show_all:
+        chosen = list(RULES)
+    elif code is None:
+        raise typer.BadParameter("give a rule code (e.g. M205) or --all", param_hint="CODE")
+    else:
+        found = find_rule(code)
+        if found is None:
+            raise typer.BadParameter(f"no rule {code!r}; `drawlog rule --all` lists them", param_hint="CODE")
+        chosen = [found]
+    if output_format == "json":
+        typer.echo(msgspec.json.encode(chosen if show_all else chosen[0]).decode())
+        return
+    console = Console(highlight=False)
+    for index, item in enumerate(chosen):
+        if index:
+            console.rule()
+        console.print(Markdown(_rule_markdown(item)))
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of one log line (format v1)."""
+    typer.echo(msgspec.json.format(msgspec.json.encode(json_schema()), indent=2).decode())
+
+
+def main() -> None:
+    """Entry point of the ``drawlog`` script."""
+    app()

@@ -1,0 +1,114 @@
+"""The log format v1 as typed events: the one source of truth for the schema.
+
+Every line of a log is one of these structs, told apart by its ``type`` field.
+``schemas/drawlog-v1.schema.json`` is generated from them (``drawlog schema``),
+and a test fails when the two drift apart.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+import msgspec
+
+FORMAT_VERSION = 1
+
+Pip = Annotated[int, msgspec.Meta(ge=0, le=6, description="one half of a tile, 0 (blank) to 6")]
+Tile = Annotated[
+    tuple[Pip, Pip],
+    msgspec.Meta(description="a tile as two halves; [1,4] and [4,1] are the same tile"),
+]
+Player = Annotated[str, msgspec.Meta(description="a player id from match_start.players")]
+End = Literal["left", "right"]
+Seq = Annotated[int, msgspec.Meta(ge=1, description="per-match sequence number: 1, 2, 3 …")]
+Timestamp = Annotated[str, msgspec.Meta(extra_json_schema={"format": "date-time"})]
+
+
+class Event(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_only=True, omit_defaults=True):
+    """Fields every event carries."""
+
+    match: str
+    seq: Seq | None = None
+    ts: Timestamp | None = None
+
+
+class MatchStart(Event, tag="match_start"):
+    """A match begins; ``players`` lists the seats clockwise."""
+
+    players: list[str]
+    target: Annotated[int, msgspec.Meta(ge=1)] | None = None
+    variant: Literal["draw", "all-fives"] = "draw"
+    meta: dict[str, Any] | None = None
+
+
+class RoundStart(Event, tag="round_start"):
+    """A deal: every player's hand and, optionally, the stock in draw order."""
+
+    round: Annotated[int, msgspec.Meta(ge=1)]
+    opener: Player
+    hands: dict[str, list[Tile]]
+    stock: list[Tile] | None = None
+
+
+class Draw(Event, tag="draw"):
+    """A player takes one tile from the stock and keeps the turn."""
+
+    player: Player
+    tile: Tile
+
+
+class Play(Event, tag="play"):
+    """A player places a tile on the line; ``end`` may be left out when only one line can result."""
+
+    player: Player
+    tile: Tile
+    end: End | None = None
+
+
+class Pass(Event, tag="pass"):
+    """A player passes the turn."""
+
+    player: Player
+
+
+class RoundEnd(Event, tag="round_end"):
+    """The log's claim of a round's result (checked, never trusted)."""
+
+    round: Annotated[int, msgspec.Meta(ge=1)]
+    reason: Literal["domino", "blocked"]
+    winner: Player | None
+    points: dict[str, int]
+    hands: dict[str, list[Tile]] | None = None
+
+
+class MatchEnd(Event, tag="match_end"):
+    """The log's claim of a match's result (checked, never trusted)."""
+
+    scores: dict[str, int]
+    winner: Player | None
+
+
+AnyEvent = Union[MatchStart, RoundStart, Draw, Play, Pass, RoundEnd, MatchEnd]
+EVENT_TYPES: tuple[type[Event], ...] = (MatchStart, RoundStart, Draw, Play, Pass, RoundEnd, MatchEnd)
+
+#: Field names each event type knows, by its ``type`` tag (for the unknown-field warning).
+KNOWN_FIELDS: dict[str, frozenset[str]] = {
+    cls.__struct_config__.tag: frozenset(cls.__struct_fields__) | {"type"}  # type: ignore[attr-defined]
+    for cls in EVENT_TYPES
+}
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema (2020-12) of one log line.
+
+    Unknown fields are allowed (the validator warns ``W401``), so the schema does
+    not forbid additional properties.
+    """
+    schema = msgspec.json.schema(AnyEvent)
+    for definition in schema["$defs"].values():
+        definition.pop("additionalProperties", None)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "drawlog log format v1: one line (event) of a JSON Lines match log",
+        **schema,
+    }

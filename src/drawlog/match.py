@@ -1,0 +1,297 @@
+"""A match of Draw: seats, deals, the opener's rotation, scores and the target.
+
+The match checks what a log *claims* (a deal, a round's result, the final
+scores) against what the rules and the replayed moves give. It works with
+player names, and hands the moves to :class:`drawlog.rounds.Round`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+from .errors import Fault
+from .rounds import Round
+from .scoring import MatchResult, RoundScore, default_target, match_result
+from .tiles import FULL_SET, format_halves, label, labels, tile_id
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+
+Halves = Sequence[int]
+
+
+def hand_size(players: int) -> int:
+    """Tiles dealt to each player: 7 with 2 or 3 players, 6 with 4."""
+    return 7 if players <= 3 else 6
+
+
+def check_players(players: Sequence[str]) -> tuple[list[Fault], list[str]]:
+    """S101: 2–4 players, no duplicate id. Returns the faults and the seats to play with."""
+    faults = []
+    seats = list(dict.fromkeys(players))
+    if len(seats) != len(players):
+        twice = sorted({name for name in players if players.count(name) > 1})
+        faults.append(Fault("S101", f"players lists {', '.join(twice)} more than once"))
+    if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+        faults.append(Fault("S101", f"{len(seats)} player{'s' if len(seats) != 1 else ''}: Draw is "
+                                    f"for 2 to 4 players"))
+    return faults, seats
+
+
+class Deal(NamedTuple):
+    """A checked deal, ready to start a round."""
+
+    number: int
+    opener: int
+    hands: list[int]
+    stock: int
+    stock_order: list[int] | None
+
+
+class Match:
+    """The replayed state of one match; ``scores`` are recomputed, never the log's."""
+
+    def __init__(self, players: Sequence[str], target: int | None = None) -> None:
+        self.names = tuple(players)
+        self.seat_of = {name: seat for seat, name in enumerate(self.names)}
+        self.target = target if target is not None else default_target(len(self.names))
+        self.scores = [0] * len(self.names)
+        self.round: Round | None = None
+        self.rounds_started = 0
+        self.round_open = False
+        self.last_score: RoundScore | None = None
+        self.result = MatchResult(False, None, False)
+
+    @property
+    def players(self) -> int:
+        """How many players sit at the table."""
+        return len(self.names)
+
+    def expected_opener(self) -> int | None:
+        """The seat that must open the next round (None for round 1: a fair draw decides)."""
+        if self.round is None:
+            return None
+        return (self.round.opener + 1) % self.players
+
+    def outcome_text(self) -> str:
+        """The scores so far, for messages: ``p1 54, p2 31``."""
+        return ", ".join(f"{name} {score}" for name, score in zip(self.names, self.scores))
+
+    # -- rounds ------------------------------------------------------------
+
+    def close_open_round(self, what: str) -> list[Fault]:
+        """R307: settle a round the log left without ``round_end`` before ``what`` came."""
+        if not self.round_open:
+            return []
+        assert self.round is not None
+        self.settle_round()
+        return [Fault("R307", f"round {self.round.number} has no round_end before {what}")]
+
+    def check_deal(
+        self,
+        number: int,
+        opener: str,
+        hands: Mapping[str, Sequence[Halves]],
+        stock: Sequence[Halves] | None,
+    ) -> tuple[list[Fault], Deal]:
+        """S102–S105 and R305 for a ``round_start``; the deal to play is returned even when faulty."""
+        faults = []
+        if self.result.decided:
+            faults.append(Fault("R305", f"a new round after the match was decided "
+                                        f"({self.outcome_text()}; target {self.target})"))
+        expected_number = self.rounds_started + 1
+        if number != expected_number:
+            faults.append(Fault("S105", f"round {number} starts; round {expected_number} is next"))
+        faults += self._check_opener(opener)
+        seat = self.seat_of.get(opener)
+        if seat is None:
+            expected = self.expected_opener()
+            seat = expected if expected is not None else 0
+        hand_sets, dealt, deal_faults = self._read_hands(hands)
+        faults += deal_faults
+        undealt = FULL_SET & ~dealt
+        order = None
+        if stock is not None:
+            stock_faults, order = _check_stock(stock, undealt)
+            faults += stock_faults
+        return faults, Deal(expected_number, seat, hand_sets, undealt, order)
+
+    def _check_opener(self, opener: str) -> list[Fault]:
+        seat = self.seat_of.get(opener)
+        if seat is None:
+            return [Fault("S104", f"opener {opener} is not a player of this match")]
+        expected = self.expected_opener()
+        if expected is not None and seat != expected:
+            previous = self.names[self.round.opener]  # type: ignore[union-attr]
+            return [Fault("S104", f"{opener} opens; the seat clockwise after the previous opener "
+                                  f"({previous}) is {self.names[expected]}")]
+        return []
+
+    def _read_hands(self, hands: Mapping[str, Sequence[Halves]]) -> tuple[list[int], int, list[Fault]]:
+        faults = []
+        size = hand_size(self.players)
+        hand_sets = [0] * self.players
+        dealt = 0
+        holder: dict[int, str] = {}
+        for name, tiles in hands.items():
+            seat = self.seat_of.get(name)
+            if seat is None:
+                faults.append(Fault("S102", f"a hand is dealt to {name}, who is not a player of this match"))
+            elif len(tiles) != size:
+                faults.append(Fault("S102", f"{name} is dealt {len(tiles)} tiles; each player gets "
+                                            f"{size} with {self.players} players"))
+            for halves in tiles:
+                tile = tile_id((halves[0], halves[1]))
+                if tile in holder:
+                    faults.append(Fault("S102", f"{label(tile)} is dealt twice ({holder[tile]} and {name})"))
+                    continue
+                holder[tile] = name
+                dealt |= 1 << tile
+                if seat is not None:
+                    hand_sets[seat] |= 1 << tile
+        missing = [name for name in self.names if name not in hands]
+        if missing:
+            faults.append(Fault("S102", f"no hand is dealt to {', '.join(missing)}"))
+        return hand_sets, dealt, faults
+
+    def start_round(self, deal: Deal) -> Round:
+        """Begin the round of a deal (checked or not) and make it the round in play."""
+        self.rounds_started = deal.number
+        self.round = Round(self.names, deal.opener, deal.hands, deal.stock, deal.stock_order, deal.number)
+        self.round_open = True
+        return self.round
+
+    def check_round_end(
+        self,
+        number: int,
+        reason: str,
+        winner: str | None,
+        points: Mapping[str, int],
+        hands: Mapping[str, Sequence[Halves]] | None,
+    ) -> list[Fault]:
+        """S105 and R301–R304: the log's claim of the round in play against the replay."""
+        state = self.round
+        assert state is not None
+        faults = []
+        if number != state.number:
+            faults.append(Fault("S105", f"round_end names round {number}; round {state.number} is in play"))
+        if not state.is_over:
+            stock = state.stock_left
+            faults.append(Fault("R301", f"round_end while the round is not over: {self.names[state.turn]} "
+                                        f"is to move with {stock} tile{'s' if stock != 1 else ''} in the stock"))
+        else:
+            score = state.score()
+            if reason != state.reason:
+                faults.append(Fault("R301", f"claims the round ended {reason}; it ended {state.reason}"))
+            faults += self._check_round_claims(score, winner, points)
+        if hands is not None:
+            faults += self._check_revealed(hands)
+        return faults
+
+    def _check_round_claims(self, score: RoundScore, winner: str | None,
+                            points: Mapping[str, int]) -> list[Fault]:
+        faults = []
+        expected_winner = self.names[score.winner] if score.winner is not None else None
+        if winner != expected_winner:
+            faults.append(Fault("R302", f"claims winner {_name(winner)}; {_why_winner(self, score)}"))
+        wrong = [
+            f"claims {points.get(name, 0)} points for {name}; the hands left give {awarded}"
+            for name, awarded in zip(self.names, score.points)
+            if points.get(name, 0) != awarded
+        ]
+        wrong += [f"claims {value} points for {name}, who is not a player" for name, value in points.items()
+                  if name not in self.seat_of]
+        if wrong:
+            faults.append(Fault("R303", "; ".join(wrong)))
+        return faults
+
+    def _check_revealed(self, hands: Mapping[str, Sequence[Halves]]) -> list[Fault]:
+        state = self.round
+        assert state is not None
+        wrong = []
+        for name, tiles in hands.items():
+            seat = self.seat_of.get(name)
+            if seat is None:
+                wrong.append(f"reveals a hand for {name}, who is not a player")
+                continue
+            revealed = 0
+            for halves in tiles:
+                revealed |= 1 << tile_id((halves[0], halves[1]))
+            if revealed != state.hands[seat] or len(tiles) != revealed.bit_count():
+                shown = " ".join(format_halves(h) for h in tiles) or "nothing"
+                wrong.append(f"reveals {shown} for {name}; the replay leaves {labels(state.hands[seat])}")
+        return [Fault("R304", "; ".join(wrong))] if wrong else []
+
+    def settle_round(self) -> RoundScore:
+        """Add the round in play's points to the scores and check the target."""
+        state = self.round
+        assert state is not None
+        score = state.score()
+        for seat, points in enumerate(score.points):
+            self.scores[seat] += points
+        self.round_open = False
+        self.last_score = score
+        self.result = match_result(self.scores, self.target)
+        return score
+
+    # -- the end -----------------------------------------------------------
+
+    def check_match_end(self, scores: Mapping[str, int], winner: str | None) -> list[Fault]:
+        """R305 and R306: the log's claim of the final result against the replay."""
+        faults = []
+        result = self.result
+        if not result.decided:
+            faults.append(Fault("R305", f"match_end before any score reached the target "
+                                        f"({self.outcome_text()}; target {self.target})"))
+        wrong = [
+            f"claims {scores.get(name, 0)} for {name}; the replay gives {score}"
+            for name, score in zip(self.names, self.scores)
+            if scores.get(name, 0) != score
+        ]
+        wrong += [f"claims a score for {name}, who is not a player" for name in scores if name not in self.seat_of]
+        if result.decided:
+            expected = self.names[result.winner] if result.winner is not None else None
+            if winner != expected:
+                why = f"{expected} won" if expected is not None else "the highest scores are tied: a drawn match"
+                wrong.append(f"claims winner {_name(winner)}; {why} ({self.outcome_text()})")
+        if wrong:
+            faults.append(Fault("R306", "; ".join(wrong)))
+        return faults
+
+
+def _check_stock(stock: Sequence[Halves], undealt: int) -> tuple[list[Fault], list[int] | None]:
+    """S103: the logged stock must be exactly the undealt tiles, each once."""
+    order = [tile_id((halves[0], halves[1])) for halves in stock]
+    listed = 0
+    twice = 0
+    for tile in order:
+        if listed >> tile & 1:
+            twice |= 1 << tile
+        listed |= 1 << tile
+    problems = []
+    if listed & ~undealt:
+        problems.append(f"lists {labels(listed & ~undealt)}, which {'is' if (listed & ~undealt).bit_count() == 1 else 'are'} dealt")
+    if undealt & ~listed:
+        problems.append(f"leaves out {labels(undealt & ~listed)}")
+    if twice:
+        problems.append(f"lists {labels(twice)} more than once")
+    if problems:
+        return [Fault("S103", f"stock {'; '.join(problems)}")], None
+    return [], order
+
+
+def _name(name: str | None) -> str:
+    return name if name is not None else "null"
+
+
+def _why_winner(match: Match, score: RoundScore) -> str:
+    if score.reason == "domino":
+        return f"{match.names[score.winner]} went out"  # type: ignore[index]
+    totals = ", ".join(f"{name} {pips}" for name, pips in zip(match.names, score.pips))
+    if score.winner is None:
+        return f"the lowest hand total is tied ({totals}): no winner"
+    return f"{match.names[score.winner]} has the lowest hand total ({totals})"
+
+
+__all__ = ["Deal", "Match", "check_players", "hand_size"]

@@ -1,0 +1,239 @@
+"""The rule catalog: every violation code with its name, severity and explanation.
+
+Codes are stable; users filter on them (``--select M2``). ``drawlog rule CODE``
+prints an entry. Codes group by their first letter: ``F`` file and format,
+``S`` setup (players, deal), ``M`` moves, ``R`` results, ``W`` warnings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ERROR = "error"
+WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One violation code: what it checks, why, and a bad and a good log snippet."""
+
+    code: str
+    name: str
+    severity: str
+    summary: str
+    why: str
+    bad: str
+    good: str
+
+
+_START = '{"type":"match_start","match":"m1","players":["ann","bob"]}'
+
+RULES: tuple[Rule, ...] = (
+    Rule("F001", "invalid-json", ERROR,
+         "A line is not valid JSON (or not UTF-8, or longer than the line limit).",
+         "Every line of a log is one JSON object; a broken line cannot be read, so its event is lost.",
+         '{"type":"pass","match":"m1","player":"bob"',
+         '{"type":"pass","match":"m1","player":"bob"}'),
+    Rule("F002", "schema-mismatch", ERROR,
+         "An event does not fit the log format: unknown `type`, a missing or mistyped field, "
+         "a tile that is not two integers 0–6, an unknown `variant`.",
+         "The replay needs every field of an event with its type; a tile like [3,7] is not in a double-six set.",
+         '{"type":"play","match":"m1","player":"ann","tile":[3,7]}',
+         '{"type":"play","match":"m1","player":"ann","tile":[3,6]}'),
+    Rule("F003", "seq-out-of-order", ERROR,
+         "`seq` numbers of a match do not run 1, 2, 3 … (a gap, a repeat or a step back).",
+         "A gap means an event was lost; a repeat or a step back means events were duplicated or reordered.",
+         '{"type":"draw","match":"m1","seq":7,"player":"ann","tile":[1,2]}\n'
+         '{"type":"play","match":"m1","seq":9,"player":"ann","tile":[1,2]}',
+         '{"type":"draw","match":"m1","seq":7,"player":"ann","tile":[1,2]}\n'
+         '{"type":"play","match":"m1","seq":8,"player":"ann","tile":[1,2]}'),
+    Rule("F004", "outside-match-or-round", ERROR,
+         "An event of a match that has not started (or has ended), or a move outside a round.",
+         "Moves only make sense within a deal of a running match; the replay has no state to check them against.",
+         '{"type":"play","match":"m9","player":"ann","tile":[1,2]}   (no match_start for m9)',
+         _START + '\n{"type":"round_start","match":"m1", …}\n{"type":"play","match":"m1", …}'),
+    Rule("F005", "match-restarted", ERROR,
+         "A match id is started a second time (in the same or another file).",
+         "Match ids must be unique across a tournament, or results would be counted twice.",
+         _START + "\n…\n" + _START,
+         _START + '\n…\n{"type":"match_start","match":"m2","players":["ann","bob"]}'),
+    Rule("F006", "match-unfinished", ERROR,
+         "The input ended inside a match (no `match_end`); reported on the match's last line.",
+         "A log cut short cannot show who won; the tournament result is unknown.",
+         _START + '\n…\n{"type":"round_end","match":"m1", …}   (end of file)',
+         _START + '\n…\n{"type":"match_end","match":"m1","scores":{"ann":104,"bob":37},"winner":"ann"}'),
+    Rule("F007", "unreadable-input", ERROR,
+         "A path or stream cannot be read as a log: missing, a folder without logs, binary data, "
+         "empty, or corrupt/truncated compression.",
+         "Nothing in such an input can be checked; the run reports it and goes on with the other inputs.",
+         "drawlog validate missing.jsonl  (no such file)",
+         "drawlog validate logs/  (a folder holding .jsonl, .jsonl.gz or .jsonl.zst files)"),
+    Rule("S101", "bad-players", ERROR,
+         "`players` does not list 2 to 4 players, or lists a player twice.",
+         "Draw is played by 2, 3 or 4 individuals; seat order is turn order, so ids must be unique.",
+         '{"type":"match_start","match":"m1","players":["ann","ann"]}',
+         '{"type":"match_start","match":"m1","players":["ann","bob"]}'),
+    Rule("S102", "bad-deal", ERROR,
+         "A bad deal: a wrong hand size (7 each with 2–3 players, 6 with 4), a tile dealt twice, "
+         "a player without a hand, or a hand for someone not playing.",
+         "The deal fixes the stock: 14 tiles with 2 players, 7 with 3, 4 with 4.",
+         '"hands":{"ann":[[0,0],[0,1],[0,2],[0,3],[0,4],[0,5]],"bob":[…7 tiles…]}  (ann has 6)',
+         '"hands":{"ann":[[0,0],[0,1],[0,2],[0,3],[0,4],[0,5],[0,6]],"bob":[…7 tiles…]}'),
+    Rule("S103", "bad-stock", ERROR,
+         "The logged `stock` is not exactly the undealt tiles, each once.",
+         "The stock is whatever was not dealt; a logged stock order is used to check each draw.",
+         '"stock":[[6,6],[6,6],…]  (a tile twice, or a dealt tile)',
+         '"stock":[…the 14 undealt tiles, in draw order…]'),
+    Rule("S104", "wrong-opener", ERROR,
+         "The opener is not a player, or (round 2 on) not the seat clockwise after the previous "
+         "round's opener.",
+         "The opening passes one seat clockwise each round, whoever won the previous round.",
+         'round 1 opener "ann", round 2 opener "ann"',
+         'round 1 opener "ann", round 2 opener "bob"'),
+    Rule("S105", "wrong-round-number", ERROR,
+         "A round number is not the next one (or a `round_end` names another round).",
+         "Rounds count 1, 2, 3 …; a skipped number means a lost deal.",
+         '{"type":"round_start","match":"m1","round":3, …}   (after round 1)',
+         '{"type":"round_start","match":"m1","round":2, …}   (after round 1)'),
+    Rule("M201", "out-of-turn", ERROR,
+         "A player acts out of turn, or someone who is not in the match acts.",
+         "Turns go clockwise in the order of `players`, starting with the round's opener; a draw keeps the turn.",
+         '{"type":"play","match":"m1","player":"bob","tile":[1,4]}   (ann to play)',
+         '{"type":"play","match":"m1","player":"ann","tile":[1,4]}'),
+    Rule("M202", "tile-not-held", ERROR,
+         "A player places a tile they do not hold. The move is not applied.",
+         "Only tiles in hand can be placed; this usually means a lost draw or a bot bug.",
+         '{"type":"play","match":"m1","player":"ann","tile":[6,6]}   (bob holds [6|6])',
+         '{"type":"play","match":"m1","player":"ann","tile":[1,6]}   (ann holds [1|6])'),
+    Rule("M203", "tile-does-not-match", ERROR,
+         "The tile does not match the chosen end (or either end). The move is not applied.",
+         "A tile joins the line only where one half equals the open value; a blank matches only a blank.",
+         '{"type":"play","match":"m1","player":"bob","tile":[2,5],"end":"left"}   (ends 1 and 4)',
+         '{"type":"play","match":"m1","player":"bob","tile":[4,5],"end":"right"}   (ends 1 and 4)'),
+    Rule("M204", "end-missing", ERROR,
+         "`end` is missing where the tile fits both ends with different results. The tile is "
+         "placed on the left.",
+         "Without the end the line after the move is unknown; it may be left out only when one line can result.",
+         '{"type":"play","match":"m1","player":"bob","tile":[1,4]}   (ends 1 and 4)',
+         '{"type":"play","match":"m1","player":"bob","tile":[1,4],"end":"right"}'),
+    Rule("M205", "illegal-draw", ERROR,
+         "A draw while the stock holds two tiles or fewer: the last two stock tiles are never drawn. "
+         "The draw is applied so the replay can go on.",
+         "The last two tiles of the stock are untouchable in Draw; drawing them is the commonest cheat.",
+         '{"type":"draw","match":"m1","player":"ann","tile":[5,6]}   (stock holds 2)',
+         '{"type":"pass","match":"m1","player":"ann"}   (stock holds 2, ann cannot place)'),
+    Rule("M206", "draw-not-in-stock", ERROR,
+         "A draw of a tile that is not in the stock, or not the next one of the logged `stock` order.",
+         "A draw takes the top tile of the stock; a tile held, on the line, or out of order is not a draw.",
+         '{"type":"draw","match":"m1","player":"ann","tile":[1,4]}   (already on the line)',
+         '{"type":"draw","match":"m1","player":"ann","tile":[2,3]}   (the next stock tile)'),
+    Rule("M207", "pass-while-drawing-allowed", ERROR,
+         "A pass while the stock holds more than two tiles.",
+         "A player who cannot place must draw while drawing is possible; passing is allowed only "
+         "with the stock at two.",
+         '{"type":"pass","match":"m1","player":"bob"}   (stock holds 9)',
+         '{"type":"draw","match":"m1","player":"bob","tile":[2,3]}   (stock holds 9)'),
+    Rule("M208", "pass-while-playable", ERROR,
+         "A pass while holding a tile that fits the line.",
+         "Passing because one does not want to place is illegal: a pass is for a player who cannot place.",
+         '{"type":"pass","match":"m1","player":"bob"}   (bob holds [4|5], ends 1 and 4)',
+         '{"type":"play","match":"m1","player":"bob","tile":[4,5],"end":"right"}'),
+    Rule("M209", "move-after-round-over", ERROR,
+         "A move after the round is over (a player went out, or every player passed in a row). "
+         "The move is not applied.",
+         "The round ends at domino or block; the log should say `round_end` next.",
+         '{"type":"pass","match":"m1","player":"bob"}   (ann just placed her last tile)',
+         '{"type":"round_end","match":"m1","round":1,"reason":"domino","winner":"ann", …}'),
+    Rule("R301", "round-not-over", ERROR,
+         "`round_end` while the round is not over, or with a `reason` other than how it ended.",
+         "A round ends only by domino (a player went out) or block (everyone passed in a row with the stock at two).",
+         '{"type":"round_end", …,"reason":"blocked", …}   (ann went out)',
+         '{"type":"round_end", …,"reason":"domino","winner":"ann", …}'),
+    Rule("R302", "wrong-round-winner", ERROR,
+         "`round_end` names a winner other than the replay's (null for a blocked round with a tied lowest total).",
+         "Domino: who went out. Blocked: the unique lowest hand total; tied lowest totals win nothing.",
+         '"reason":"blocked","winner":"ann"   (ann and bob both hold 3 pips)',
+         '"reason":"blocked","winner":null,"points":{}'),
+    Rule("R303", "wrong-round-points", ERROR,
+         "`round_end` points disagree with the points recomputed from the hands left "
+         "(a player left out claims 0).",
+         "Domino scores all opponents' pips; a block scores the opponents' totals minus the winner's own, "
+         "exactly, never rounded.",
+         '"points":{"ann":20}   (opponents hold 3, 8 and 10 after a block won by ann with 3)',
+         '"points":{"ann":15}'),
+    Rule("R304", "wrong-revealed-hands", ERROR,
+         "The revealed `hands` of a `round_end` disagree with the hands the replay leaves.",
+         "Revealed hands are what the points are counted from; they must be the tiles still held.",
+         '"hands":{"bob":[[6,6]]}   (bob still holds [1|2] and [6|6])',
+         '"hands":{"bob":[[1,2],[6,6]]}'),
+    Rule("R305", "target-not-reached", ERROR,
+         "`match_end` before any score reached the target, or a new round after the match was decided.",
+         "A match ends as soon as a settled round brings a score to the target (100 with 2 players, "
+         "61 with 3–4), and not before.",
+         '{"type":"match_end", …,"scores":{"ann":54,"bob":31}, …}',
+         '{"type":"match_end", …,"scores":{"ann":104,"bob":31},"winner":"ann"}'),
+    Rule("R306", "wrong-match-result", ERROR,
+         "`match_end` scores or winner disagree with the replay.",
+         "Final scores are the sums of the recomputed round points; equal highest scores draw the match.",
+         '"scores":{"ann":104,"bob":104},"winner":"ann"',
+         '"scores":{"ann":104,"bob":104},"winner":null'),
+    Rule("R307", "round-without-end", ERROR,
+         "A round was left without `round_end` (a `round_start` or `match_end` came first).",
+         "Every round's result must be stated so it can be checked; the replay settles it and goes on.",
+         '…\n{"type":"round_start","match":"m1","round":2, …}   (no round_end for round 1)',
+         '…\n{"type":"round_end","match":"m1","round":1, …}\n{"type":"round_start","match":"m1","round":2, …}'),
+    Rule("W401", "unknown-field", WARNING,
+         "An event carries a field the format does not define; it is ignored.",
+         "Often a typo (`tiles` for `tile`) or a bot's private field; the event is checked without it.",
+         '{"type":"pass","match":"m1","player":"bob","reason":"stuck"}',
+         '{"type":"pass","match":"m1","player":"bob"}'),
+    Rule("W402", "non-standard-target", WARNING,
+         "`target` is not the standard one (100 with 2 players, 61 with 3–4).",
+         "A house target is allowed and used, but results are not comparable with standard matches.",
+         '{"type":"match_start","match":"m1","players":["ann","bob"],"target":50}',
+         '{"type":"match_start","match":"m1","players":["ann","bob"]}'),
+    Rule("W403", "variant-not-replayed", WARNING,
+         "The match is of a variant drawlog does not replay yet (`all-fives`); its events are read, not checked.",
+         "All Fives has other rules (spinner, scoring in play); checking it as Draw would report false faults.",
+         '{"type":"match_start","match":"m1","players":["ann","bob"],"variant":"all-fives"}',
+         '{"type":"match_start","match":"m1","players":["ann","bob"],"variant":"draw"}'),
+)
+
+RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
+SEVERITY: dict[str, str] = {rule.code: rule.severity for rule in RULES}
+
+
+def find_rule(code_or_name: str) -> Rule | None:
+    """The rule with this code (any case) or kebab-case name."""
+    key = code_or_name.strip()
+    rule = RULES_BY_CODE.get(key.upper())
+    if rule is not None:
+        return rule
+    return next((rule for rule in RULES if rule.name == key.lower()), None)
+
+
+def matches_prefix(code: str, prefixes: tuple[str, ...]) -> bool:
+    """Whether ``code`` starts with one of the prefixes (``M``, ``M20``, ``M205``)."""
+    return code.startswith(prefixes)
+
+
+def select_codes(select: list[str] | None, ignore: list[str] | None) -> frozenset[str]:
+    """The codes kept by ``--select`` and ``--ignore`` prefixes (``ValueError`` on an unknown prefix)."""
+    def normalise(values: list[str] | None) -> tuple[str, ...]:
+        prefixes = []
+        for value in values or []:
+            for part in value.split(","):
+                part = part.strip().upper()
+                if not part:
+                    continue
+                if part != "ALL" and not any(code.startswith(part) for code in RULES_BY_CODE):
+                    raise ValueError(f"{part!r} matches no rule code (see `drawlog rule --all`)")
+                prefixes.append("" if part == "ALL" else part)
+        return tuple(prefixes)
+
+    chosen = normalise(select) or ("",)
+    dropped = normalise(ignore)
+    return frozenset(
+        code for code in RULES_BY_CODE
+        if matches_prefix(code, chosen) and not (dropped and matches_prefix(code, dropped))
+    )

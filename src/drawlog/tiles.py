@@ -1,0 +1,86 @@
+"""Tiles of the double-six set, as small integers and bit sets.
+
+A tile is identified by its *id*, 0–27, in the order ``[0|0], [0|1] … [6|6]``.
+A set of tiles (a hand, the stock) is an ``int`` bit set: bit ``id`` is set when
+the tile is in the set. This keeps the replay loop free of allocations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+HIGHEST_PIP = 6
+
+#: ``TILES[id] == (low, high)``, the halves of each tile, low first.
+TILES: tuple[tuple[int, int], ...] = tuple(
+    (low, high) for low in range(HIGHEST_PIP + 1) for high in range(low, HIGHEST_PIP + 1)
+)
+TILE_COUNT = len(TILES)
+FULL_SET = (1 << TILE_COUNT) - 1
+
+_ID_BY_HALVES: dict[tuple[int, int], int] = {}
+for _tile_id, (_low, _high) in enumerate(TILES):
+    _ID_BY_HALVES[(_low, _high)] = _tile_id
+    _ID_BY_HALVES[(_high, _low)] = _tile_id
+
+#: ``PIPS[id]``: both halves counted, ``[6|6]`` is 12 and ``[0|0]`` is 0.
+PIPS: tuple[int, ...] = tuple(low + high for low, high in TILES)
+
+#: ``SUIT[value]``: the bit set of every tile showing ``value`` on a half.
+SUIT: tuple[int, ...] = tuple(
+    sum(1 << i for i, (low, high) in enumerate(TILES) if value in (low, high))
+    for value in range(HIGHEST_PIP + 1)
+)
+
+
+def tile_id(halves: tuple[int, int]) -> int:
+    """The id of the tile with these halves, in either order (``KeyError`` if not a tile)."""
+    return _ID_BY_HALVES[halves]
+
+
+def is_double(tile: int) -> bool:
+    """Whether the tile's halves are equal."""
+    low, high = TILES[tile]
+    return low == high
+
+
+def bits(tiles: Iterable[int]) -> int:
+    """The bit set of the given tile ids."""
+    mask = 0
+    for tile in tiles:
+        mask |= 1 << tile
+    return mask
+
+
+def members(mask: int) -> Iterator[int]:
+    """The tile ids in a bit set, lowest first."""
+    while mask:
+        low_bit = mask & -mask
+        yield low_bit.bit_length() - 1
+        mask ^= low_bit
+
+
+def pip_total(mask: int) -> int:
+    """The pips of every tile in a bit set, both halves counted."""
+    return sum(PIPS[tile] for tile in members(mask))
+
+
+def count(mask: int) -> int:
+    """How many tiles a bit set holds."""
+    return mask.bit_count()
+
+
+def label(tile: int) -> str:
+    """The tile written as ``[low|high]``."""
+    low, high = TILES[tile]
+    return f"[{low}|{high}]"
+
+
+def format_halves(halves: tuple[int, int] | list[int]) -> str:
+    """Halves written as ``[a|b]``, in the order given."""
+    return f"[{halves[0]}|{halves[1]}]"
+
+
+def labels(mask: int) -> str:
+    """A bit set written as ``[0|1] [2|2] …`` (``nothing`` when empty)."""
+    return " ".join(label(tile) for tile in members(mask)) or "nothing"

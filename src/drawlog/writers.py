@@ -1,0 +1,195 @@
+"""Output writers for ``drawlog validate``: text (rich), json, jsonl, github, statistics.
+
+Each writer gets violations one at a time (``add``) and the summary at the end
+(``finish``); a writer that can stream prints as it goes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import IO
+
+import msgspec
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from .rules import RULES_BY_CODE
+from .violations import Summary, Violation
+
+FORMATS = ("text", "json", "jsonl", "github")
+
+_encoder = msgspec.json.Encoder()
+
+
+class Writer:
+    """Base writer: ``add`` each violation, then ``finish`` with the summary."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
+
+    def add(self, violation: Violation) -> None:
+        """Take one violation (in the order found)."""
+
+    def finish(self, summary: Summary) -> None:
+        """Write what is left, given the run's summary."""
+
+
+class JsonWriter(Writer):
+    """The contract's JSON document: ``{"summary": {…}, "violations": […]}``."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        super().__init__(stream)
+        self.violations: list[Violation] = []
+
+    def add(self, violation: Violation) -> None:
+        self.violations.append(violation)
+
+    def finish(self, summary: Summary) -> None:
+        document = {"summary": summary, "violations": self.violations}
+        self.stream.write(_encoder.encode(document).decode())
+        self.stream.write("\n")
+
+
+class JsonLinesWriter(Writer):
+    """One JSON object per violation, written and flushed as found."""
+
+    def add(self, violation: Violation) -> None:
+        self.stream.write(_encoder.encode(violation).decode())
+        self.stream.write("\n")
+        self.stream.flush()
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+class GithubWriter(Writer):
+    """GitHub Actions workflow commands: ``::error file=…,line=…,title=CODE name::message``."""
+
+    def add(self, violation: Violation) -> None:
+        level = "warning" if violation.severity == "warning" else "error"
+        rule = RULES_BY_CODE.get(violation.code)
+        title = f"{violation.code} {rule.name}" if rule else violation.code
+        props = [f"file={_escape_property(violation.file)}"]
+        if violation.line is not None:
+            props.append(f"line={violation.line}")
+        props.append(f"title={_escape_property(title)}")
+        where = f"match {violation.match}: " if violation.match else ""
+        self.stream.write(f"::{level} {','.join(props)}::{_escape_data(where + violation.message)}\n")
+
+
+def summary_line(summary: Summary) -> str:
+    """One line of counts: files, lines, events, matches, errors, warnings."""
+    parts = [
+        f"{summary.files} file{'s' if summary.files != 1 else ''}",
+        f"{summary.lines:,} lines",
+        f"{summary.events:,} events",
+        f"{summary.matches:,} matches ({summary.valid_matches:,} valid)",
+        f"{summary.errors:,} error{'s' if summary.errors != 1 else ''}",
+        f"{summary.warnings:,} warning{'s' if summary.warnings != 1 else ''}",
+    ]
+    skipped = summary.blank_lines + summary.invalid_lines
+    if skipped:
+        parts.insert(3, f"{skipped:,} lines skipped ({summary.blank_lines:,} blank, "
+                        f"{summary.invalid_lines:,} invalid)")
+    if summary.unreadable:
+        parts.insert(1, f"{summary.unreadable} unreadable")
+    return ", ".join(parts)
+
+
+class TextWriter(Writer):
+    """A rich table per file for people; each file's table is printed when the next file begins."""
+
+    def __init__(self, stream: IO[str], console: Console | None = None) -> None:
+        super().__init__(stream)
+        self.console = console or Console(file=stream, highlight=False)
+        self._file: str | None = None
+        self._rows: list[Violation] = []
+
+    def add(self, violation: Violation) -> None:
+        if violation.file != self._file:
+            self._print_file()
+            self._file = violation.file
+        self._rows.append(violation)
+
+    def _print_file(self) -> None:
+        if not self._rows:
+            return
+        table = Table(title=Text(self._file or "", style="bold"), title_justify="left", expand=False)
+        table.add_column("line", justify="right", style="cyan")
+        table.add_column("code", style="bold")
+        table.add_column("match")
+        table.add_column("round", justify="right")
+        table.add_column("player")
+        table.add_column("message", overflow="fold")
+        for v in self._rows:
+            style = "yellow" if v.severity == "warning" else "red"
+            table.add_row(
+                "" if v.line is None else str(v.line),
+                Text(v.code, style=style),
+                v.match or "",
+                "" if v.round is None else str(v.round),
+                v.player or "",
+                v.message,
+            )
+        self.console.print(table)
+        self._rows = []
+
+    def finish(self, summary: Summary) -> None:
+        self._print_file()
+        style = "bold red" if summary.errors else ("bold yellow" if summary.warnings else "bold green")
+        verdict = "no errors" if not summary.errors else "errors found"
+        self.console.print(Text(f"{verdict}: {summary_line(summary)}", style=style))
+
+
+class StatisticsWriter(Writer):
+    """Counts per code (``--statistics``), as a rich table or, with ``as_json``, a JSON list."""
+
+    def __init__(self, stream: IO[str], as_json: bool = False) -> None:
+        super().__init__(stream)
+        self.as_json = as_json
+        self.counts: Counter[str] = Counter()
+
+    def add(self, violation: Violation) -> None:
+        self.counts[violation.code] += 1
+
+    def rows(self) -> list[dict[str, object]]:
+        """``{"code", "name", "severity", "count"}`` per code found, most frequent first."""
+        return [
+            {"code": code, "name": RULES_BY_CODE[code].name, "severity": RULES_BY_CODE[code].severity,
+             "count": count}
+            for code, count in sorted(self.counts.items(), key=lambda item: (-item[1], item[0]))
+        ]
+
+    def finish(self, summary: Summary) -> None:
+        if self.as_json:
+            self.stream.write(_encoder.encode({"summary": summary, "statistics": self.rows()}).decode() + "\n")
+            return
+        console = Console(file=self.stream, highlight=False)
+        table = Table(title="violations by code", title_justify="left")
+        table.add_column("count", justify="right")
+        table.add_column("code", style="bold")
+        table.add_column("name")
+        table.add_column("severity")
+        for row in self.rows():
+            table.add_row(str(row["count"]), str(row["code"]), str(row["name"]), str(row["severity"]))
+        console.print(table)
+        console.print(summary_line(summary))
+
+
+def make_writer(fmt: str, stream: IO[str], statistics: bool = False) -> Writer:
+    """The writer for ``--format`` (and ``--statistics``)."""
+    if statistics:
+        return StatisticsWriter(stream, as_json=fmt in ("json", "jsonl"))
+    if fmt == "json":
+        return JsonWriter(stream)
+    if fmt == "jsonl":
+        return JsonLinesWriter(stream)
+    if fmt == "github":
+        return GithubWriter(stream)
+    return TextWriter(stream)
