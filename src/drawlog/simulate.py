@@ -75,6 +75,17 @@ class SimulationOptions:
     reveal_hands: bool = False
     omit_optional_end: bool = True
     match_prefix: str = "m"
+    fault_rate: float = 0.0
+    meta: dict[str, object] | None = None
+
+
+@dataclass(frozen=True)
+class InjectedFault:
+    """A violation put into a match on purpose: the match, the event's index in it (1-based), the code."""
+
+    match: str
+    index: int
+    code: str
 
 
 class Simulator:
@@ -83,6 +94,9 @@ class Simulator:
     def __init__(self, seed: int, options: SimulationOptions | None = None) -> None:
         self.rng = random.Random(seed)
         self.options = options or SimulationOptions()
+        #: Faults injected so far (``fault_rate`` > 0), at most one per match.
+        self.injected: list[InjectedFault] = []
+        self._fault_pending = False
 
     def matches(self, count: int) -> Iterator[list[Event]]:
         """``count`` complete matches, each as its list of events."""
@@ -95,9 +109,10 @@ class Simulator:
         players = options.players if options.players != "mixed" else rng.choice((2, 3, 4))
         names = [f"p{seat + 1}" for seat in range(int(players))]
         bots = [BOTS[options.bots[seat % len(options.bots)]]() for seat in range(len(names))]
-        events: list[Event] = [MatchStart(match=match_id, players=names,
-                                          meta={"bots": [bot.name for bot in bots]})]
+        meta = {**(options.meta or {}), "bots": [bot.name for bot in bots]}
+        events: list[Event] = [MatchStart(match=match_id, players=names, meta=meta)]
         match = Match(names)
+        self._fault_pending = options.fault_rate > 0 and rng.random() < options.fault_rate
         opener = rng.randrange(len(names))
         while not match.result.decided:
             self._play_round(match, match_id, opener, bots, events)
@@ -126,8 +141,11 @@ class Simulator:
         ))
         while not state.is_over:
             seat = state.turn
-            action = bots[seat].choose(state, seat, rng)
             player = names[seat]
+            if self._fault_pending and rng.random() < 0.1:
+                self._inject_move_fault(state, seat, match_id, events)
+                continue
+            action = bots[seat].choose(state, seat, rng)
             if action[0] == "draw":
                 tile = state.next_stock_tile()
                 state.draw(seat, TILES[tile])  # type: ignore[index]
@@ -144,13 +162,47 @@ class Simulator:
                 state.pass_turn(seat)
                 events.append(Pass(match=match_id, player=player))
         score = match.settle_round()
+        points = dict(zip(names, score.points))
+        if self._fault_pending and match.result.decided:
+            points[names[0]] += 1
+            self._record_fault(match_id, len(events) + 1, "R303")
         events.append(RoundEnd(
             match=match_id, round=number, reason=state.reason,  # type: ignore[arg-type]
             winner=names[score.winner] if score.winner is not None else None,
-            points=dict(zip(names, score.points)),
+            points=points,
             hands={name: [TILES[t] for t in members(hand)] for name, hand in zip(names, state.hands)}
             if self.options.reveal_hands else None,
         ))
+
+
+    def _record_fault(self, match_id: str, index: int, code: str) -> None:
+        self.injected.append(InjectedFault(match_id, index, code))
+        self._fault_pending = False
+
+    def _inject_move_fault(self, state: Round, seat: int, match_id: str, events: list[Event]) -> None:
+        """Replace the seat's move with one illegal move of a known code; the engine carries it on."""
+        player = state.names[seat]
+        index = len(events) + 1
+        if not state.drawing_allowed() and state.stock_left > 0:
+            tile = state.next_stock_tile()
+            state.apply_draw(seat, tile)  # type: ignore[arg-type]
+            events.append(Draw(match=match_id, player=player, tile=TILES[tile]))  # type: ignore[index]
+            self._record_fault(match_id, index, "M205")
+        elif not state.drawing_allowed() and state.playable(seat):
+            state.apply_pass(seat)
+            events.append(Pass(match=match_id, player=player))
+            self._record_fault(match_id, index, "M208")
+        elif state.drawing_allowed() and not state.playable(seat):
+            state.apply_pass(seat)
+            events.append(Pass(match=match_id, player=player))
+            self._record_fault(match_id, index, "M207")
+        else:
+            others = [tile for other, hand in enumerate(state.hands) if other != seat for tile in members(hand)]
+            if not others:
+                return
+            tile = self.rng.choice(others)
+            events.append(Play(match=match_id, player=player, tile=TILES[tile], end="left"))
+            self._record_fault(match_id, index, "M202")
 
 
 def _oriented(tile: int, rng: random.Random) -> tuple[int, int]:
