@@ -38,6 +38,13 @@ class OutputFormat(str, Enum):
     github = "github"
 
 
+class RuleFormat(str, Enum):
+    """How ``rule`` prints explanations."""
+
+    text = "text"
+    json = "json"
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"drawlog {__version__}")
@@ -109,7 +116,7 @@ def _rule_markdown(rule: Rule) -> str:
 def rule(
     code: Annotated[Optional[str], typer.Argument(help="A code (M205) or name (illegal-draw).")] = None,
     show_all: Annotated[bool, typer.Option("--all", help="Explain every rule.")] = False,
-    output_format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+    output_format: Annotated[RuleFormat, typer.Option("--format", help="Output format.")] = RuleFormat.text,
 ) -> None:
     """Explain a rule: its name, severity, what it checks, why, and a bad and a good example."""
     if show_all:
@@ -121,7 +128,7 @@ def rule(
         if found is None:
             raise typer.BadParameter(f"no rule {code!r}; `drawlog rule --all` lists them", param_hint="CODE")
         chosen = [found]
-    if output_format == "json":
+    if output_format is RuleFormat.json:
         typer.echo(msgspec.json.encode(chosen if show_all else chosen[0]).decode())
         return
     console = Console(highlight=False)

@@ -24,7 +24,8 @@ Seq = Annotated[int, msgspec.Meta(ge=1, description="per-match sequence number: 
 Timestamp = Annotated[str, msgspec.Meta(extra_json_schema={"format": "date-time"})]
 
 
-class Event(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_only=True, omit_defaults=True):
+class Event(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_only=True, omit_defaults=True,
+            gc=False):
     """Fields every event carries."""
 
     match: str

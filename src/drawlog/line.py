@@ -34,25 +34,60 @@ class Line:
             return FULL_SET
         return SUIT[self.left] | SUIT[self.right]  # type: ignore[index]
 
-    def placements(self, halves: tuple[int, int]) -> dict[str, tuple[int, int]]:
-        """Where a tile can go: end name → the open ends after placing it there.
+    def fit(self, halves: tuple[int, int], end: str) -> tuple[int, int] | None:
+        """The open ends after placing a tile on ``end``; ``None`` when it does not match that end.
 
-        On an empty line the tile opens it as written, ``[a,b]`` giving left ``a``
-        and right ``b``; both end names are then accepted.
+        A half matches an end of equal value (a blank only a blank). On an empty
+        line the tile opens it as written: ``[a,b]`` gives left ``a``, right ``b``.
         """
+        left = self.left
+        if left is None:
+            return halves
         a, b = halves
-        if self.left is None:
-            return {LEFT: (a, b), RIGHT: (a, b)}
-        left, right = self.left, self.right
-        options: dict[str, tuple[int, int]] = {}
-        if a == left:
-            options[LEFT] = (b, right)  # type: ignore[assignment]
-        elif b == left:
-            options[LEFT] = (a, right)  # type: ignore[assignment]
+        if end == LEFT:
+            if a == left:
+                return (b, self.right)  # type: ignore[return-value]
+            if b == left:
+                return (a, self.right)  # type: ignore[return-value]
+            return None
+        right = self.right
         if a == right:
-            options[RIGHT] = (left, b)  # type: ignore[assignment]
-        elif b == right:
-            options[RIGHT] = (left, a)  # type: ignore[assignment]
+            return (left, b)
+        if b == right:
+            return (left, a)
+        return None
+
+    def resolve(self, halves: tuple[int, int], end: str | None) -> tuple[int, int] | None:
+        """The open ends after a play, or ``None`` when it cannot be placed as written.
+
+        With ``end`` left out the play is placed only when a single line can
+        result (one end fits, or both give the same ends).
+        """
+        if end is not None:
+            return self.fit(halves, end)
+        left, right = self.left, self.right
+        if left is None:
+            return halves
+        a, b = halves
+        if a == right or b == right:
+            on_right = (left, b) if a == right else (left, a)
+            if a != left and b != left:
+                return on_right
+            on_left = (b, right) if a == left else (a, right)
+            return on_left if on_left == on_right else None
+        if a == left:
+            return (b, right)
+        if b == left:
+            return (a, right)
+        return None
+
+    def placements(self, halves: tuple[int, int]) -> dict[str, tuple[int, int]]:
+        """Where a tile can go: end name → the open ends after placing it there."""
+        options = {}
+        for end in ENDS:
+            ends = self.fit(halves, end)
+            if ends is not None:
+                options[end] = ends
         return options
 
     def place(self, ends: tuple[int, int]) -> None:

@@ -8,12 +8,14 @@ player names, and hands the moves to :class:`drawlog.rounds.Round`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import reduce
+from operator import or_
 from typing import NamedTuple
 
 from .errors import Fault
 from .rounds import Round
 from .scoring import MatchResult, RoundScore, default_target, match_result
-from .tiles import FULL_SET, format_halves, label, labels, tile_id
+from .tiles import FULL_SET, TILE_BIT, TILE_ID, format_halves, label, labels
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
@@ -54,6 +56,8 @@ class Match:
 
     def __init__(self, players: Sequence[str], target: int | None = None) -> None:
         self.names = tuple(players)
+        #: How many players sit at the table.
+        self.players = len(self.names)
         self.seat_of = {name: seat for seat, name in enumerate(self.names)}
         self.target = target if target is not None else default_target(len(self.names))
         self.scores = [0] * len(self.names)
@@ -62,11 +66,6 @@ class Match:
         self.round_open = False
         self.last_score: RoundScore | None = None
         self.result = MatchResult(False, None, False)
-
-    @property
-    def players(self) -> int:
-        """How many players sit at the table."""
-        return len(self.names)
 
     def expected_opener(self) -> int | None:
         """The seat that must open the next round (None for round 1: a fair draw decides)."""
@@ -129,6 +128,23 @@ class Match:
         return []
 
     def _read_hands(self, hands: Mapping[str, Sequence[Halves]]) -> tuple[list[int], int, list[Fault]]:
+        size = hand_size(self.players)
+        hand_sets = [0] * self.players
+        dealt = 0
+        clean = len(hands) == self.players
+        for name, tiles in hands.items():
+            seat = self.seat_of.get(name)
+            mask = reduce(or_, map(TILE_BIT.__getitem__, tiles), 0)  # type: ignore[arg-type]
+            if seat is None or len(tiles) != size or mask.bit_count() != size or mask & dealt:
+                clean = False
+                break
+            hand_sets[seat] = mask
+            dealt |= mask
+        if clean:
+            return hand_sets, dealt, []
+        return self._read_faulty_hands(hands)
+
+    def _read_faulty_hands(self, hands: Mapping[str, Sequence[Halves]]) -> tuple[list[int], int, list[Fault]]:
         faults = []
         size = hand_size(self.players)
         hand_sets = [0] * self.players
@@ -142,7 +158,7 @@ class Match:
                 faults.append(Fault("S102", f"{name} is dealt {len(tiles)} tiles; each player gets "
                                             f"{size} with {self.players} players"))
             for halves in tiles:
-                tile = tile_id((halves[0], halves[1]))
+                tile = TILE_ID[halves]  # type: ignore[index]
                 if tile in holder:
                     faults.append(Fault("S102", f"{label(tile)} is dealt twice ({holder[tile]} and {name})"))
                     continue
@@ -217,7 +233,7 @@ class Match:
                 continue
             revealed = 0
             for halves in tiles:
-                revealed |= 1 << tile_id((halves[0], halves[1]))
+                revealed |= TILE_BIT[halves]  # type: ignore[index]
             if revealed != state.hands[seat] or len(tiles) != revealed.bit_count():
                 shown = " ".join(format_halves(h) for h in tiles) or "nothing"
                 wrong.append(f"reveals {shown} for {name}; the replay leaves {labels(state.hands[seat])}")
@@ -262,23 +278,24 @@ class Match:
 
 def _check_stock(stock: Sequence[Halves], undealt: int) -> tuple[list[Fault], list[int] | None]:
     """S103: the logged stock must be exactly the undealt tiles, each once."""
-    order = [tile_id((halves[0], halves[1])) for halves in stock]
+    order = [TILE_ID[halves] for halves in stock]  # type: ignore[index]
     listed = 0
     twice = 0
     for tile in order:
-        if listed >> tile & 1:
-            twice |= 1 << tile
-        listed |= 1 << tile
+        bit = 1 << tile
+        twice |= listed & bit
+        listed |= bit
+    if listed == undealt and not twice:
+        return [], order
     problems = []
-    if listed & ~undealt:
-        problems.append(f"lists {labels(listed & ~undealt)}, which {'is' if (listed & ~undealt).bit_count() == 1 else 'are'} dealt")
+    extra = listed & ~undealt
+    if extra:
+        problems.append(f"lists {labels(extra)}, which {'is' if extra.bit_count() == 1 else 'are'} dealt")
     if undealt & ~listed:
         problems.append(f"leaves out {labels(undealt & ~listed)}")
     if twice:
         problems.append(f"lists {labels(twice)} more than once")
-    if problems:
-        return [Fault("S103", f"stock {'; '.join(problems)}")], None
-    return [], order
+    return [Fault("S103", f"stock {'; '.join(problems)}")], None
 
 
 def _name(name: str | None) -> str:

@@ -1,15 +1,16 @@
-"""Finding and opening logs: files, folders, compressed files and standard input.
+"""Finding and reading logs: files, folders, gzip and zstd files, standard input.
 
-:func:`expand_paths` turns command-line paths into sources; :func:`open_lines`
-streams a source's physical lines as bytes. Problems with a source (missing,
-binary, corrupt compression, empty) are raised as :class:`InputError` with the
-file and, where known, the line.
+:func:`expand_paths` turns command-line paths into sources. :func:`read_blocks`
+streams a source as *blocks*: byte strings holding whole lines (newlines
+included), so the validator can decode many lines in one call. A line longer
+than the limit is not kept in memory: it comes as a :class:`LongLine`.
+Problems with a source (missing, binary, empty, corrupt or truncated
+compression) raise :class:`InputError`.
 """
 
 from __future__ import annotations
 
 import gzip
-import io
 import sys
 import zlib
 from collections.abc import Iterator
@@ -21,7 +22,10 @@ from .errors import InputError
 
 LOG_SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst")
 STDIN = "-"
-_SNIFF = 8192
+CHUNK_BYTES = 1 << 16
+#: Longest line kept; a longer one is skipped and reported.
+MAX_LINE_BYTES = 1 << 20
+_BOM = b"\xef\xbb\xbf"
 
 
 @dataclass(frozen=True)
@@ -30,6 +34,13 @@ class Source:
 
     name: str
     path: Path | None = None
+
+
+@dataclass(frozen=True)
+class LongLine:
+    """A line over :data:`MAX_LINE_BYTES`, skipped; ``length`` counts its bytes."""
+
+    length: int
 
 
 def is_log_name(name: str) -> bool:
@@ -62,85 +73,118 @@ def expand_paths(paths: list[str]) -> Iterator[Source | InputError]:
             yield InputError(raw, "no such file or folder")
 
 
-def _open_binary(source: Source) -> BinaryIO:
-    if source.path is None:
-        return sys.stdin.buffer
+def read_blocks(source: Source) -> Iterator[bytes | LongLine]:
+    """The source's lines, decompressed, grouped in blocks of whole lines.
+
+    The first block is read at once, so an unopenable, empty or binary source
+    raises :class:`InputError` before anything is yielded; corrupt or truncated
+    compression raises it later, after the blocks read before the fault.
+    """
+    chunks = _chunks(source)
     try:
-        raw = open(source.path, "rb")  # noqa: SIM115 - closed by the caller
+        first = next(chunks, b"")
+    except InputError:
+        raise
+    except Exception as error:  # noqa: BLE001 - any decoder fault is the file's
+        raise InputError(source.name, _describe(error), 1) from None
+    if first.startswith(_BOM):
+        first = first[len(_BOM):]
+    if not first:
+        raise InputError(source.name, "empty: no lines to read")
+    if b"\x00" in first:
+        raise InputError(source.name, "binary data (NUL bytes), not a JSON Lines log")
+    return _blocks(source.name, first, chunks)
+
+
+def _blocks(name: str, first: bytes, chunks: Iterator[bytes]) -> Iterator[bytes | LongLine]:
+    pending = first
+    skipping = 0  # bytes of an over-long line seen so far, while skipping it
+    try:
+        for data in _continue(first, chunks):
+            if skipping:
+                end = data.find(b"\n")
+                if end == -1:
+                    skipping += len(data)
+                    continue
+                yield LongLine(skipping + end + 1)
+                skipping = 0
+                data = data[end + 1:]
+                pending = b""
+            else:
+                data = pending + data if pending else data
+            cut = data.rfind(b"\n") + 1
+            if cut:
+                yield data[:cut]
+            pending = data[cut:]
+            if len(pending) > MAX_LINE_BYTES:
+                skipping, pending = len(pending), b""
+    except InputError:
+        raise
+    except Exception as error:  # noqa: BLE001 - any decoder fault is the file's
+        raise InputError(name, _describe(error)) from None
+    if skipping:
+        yield LongLine(skipping)
+    elif pending:
+        yield pending
+
+
+def _continue(first: bytes, chunks: Iterator[bytes]) -> Iterator[bytes]:
+    yield b""  # the first chunk is already pending
+    yield from chunks
+
+
+def _chunks(source: Source) -> Iterator[bytes]:
+    if source.path is None:
+        yield from _read_all(sys.stdin.buffer)
+        return
+    try:
+        raw = open(source.path, "rb")  # noqa: SIM115 - closed below
     except OSError as error:
         raise InputError(source.name, f"cannot open: {error.strerror or error}") from None
-    name = source.path.name
-    if name.endswith(".gz"):
-        return gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[return-value]
-    if name.endswith(".zst"):
-        import zstandard
-
-        reader = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
-        return io.BufferedReader(reader, buffer_size=1 << 16)  # type: ignore[arg-type,return-value]
-    return raw
-
-
-def _sniff(stream: BinaryIO, name: str) -> bytes:
-    try:
-        head = stream.read(_SNIFF)
-    except (OSError, EOFError, zlib.error) as error:
-        raise InputError(name, _describe(error), 1) from None
-    except Exception as error:  # zstandard.ZstdError and other decoder errors
-        raise InputError(name, _describe(error), 1) from None
-    if not head:
-        raise InputError(name, "empty: no lines to read")
-    if b"\x00" in head:
-        raise InputError(name, "binary data (NUL bytes), not a JSON Lines log")
-    return head
+    with raw:
+        name = source.path.name
+        if name.endswith(".gz"):
+            with gzip.GzipFile(fileobj=raw, mode="rb") as unpacked:
+                yield from _read_all(unpacked)  # type: ignore[arg-type]
+        elif name.endswith(".zst"):
+            yield from _unzstd(raw, source.name)
+        else:
+            yield from _read_all(raw)
 
 
-def open_lines(source: Source) -> Iterator[bytes]:
-    """The physical lines of a source as bytes, newline included, decompressed.
-
-    Raises :class:`InputError` at once when the source cannot be opened, is empty
-    or binary; while iterating, when its compression turns out corrupt or
-    truncated (with the line number reached).
-    """
-    stream = _open_binary(source)
-    try:
-        head = _sniff(stream, source.name)
-    except InputError:
-        if source.path is not None:
-            stream.close()
-        raise
-    return _iterate(source, stream, head)
+def _read_all(stream: BinaryIO) -> Iterator[bytes]:
+    read = getattr(stream, "read1", stream.read)
+    while True:
+        data = read(CHUNK_BYTES)
+        if not data:
+            return
+        yield data
 
 
-def _iterate(source: Source, stream: BinaryIO, head: bytes) -> Iterator[bytes]:
-    line = 0
-    try:
-        lines = iter(io.BytesIO(head)) if len(head) < _SNIFF else _chain(head, stream)
-        try:
-            for text in lines:
-                line += 1
-                yield text
-        except (OSError, EOFError, zlib.error) as error:
-            raise InputError(source.name, _describe(error), line + 1) from None
-        except Exception as error:  # zstandard.ZstdError
-            if type(error).__module__.startswith("zstandard"):
-                raise InputError(source.name, _describe(error), line + 1) from None
-            raise
-    finally:
-        if source.path is not None:
-            stream.close()
+def _unzstd(raw: BinaryIO, name: str) -> Iterator[bytes]:
+    """Decompress zstd frames one after another; a frame cut short is an error."""
+    import zstandard
 
-
-def _chain(head: bytes, stream: BinaryIO) -> Iterator[bytes]:
-    first_break = head.rfind(b"\n")
-    if first_break == -1:
-        rest = stream.readline()
-        yield head + rest
-    else:
-        yield from io.BytesIO(head[: first_break + 1])
-        tail = head[first_break + 1 :]
-        if tail:
-            yield tail + stream.readline()
-    yield from stream
+    context = zstandard.ZstdDecompressor()
+    decompressor = context.decompressobj()
+    in_frame = False
+    while True:
+        data = raw.read(CHUNK_BYTES)
+        if not data:
+            break
+        while data:
+            in_frame = True
+            out = decompressor.decompress(data)
+            if out:
+                yield out
+            if decompressor.eof:
+                data = decompressor.unused_data
+                decompressor = context.decompressobj()
+                in_frame = False
+            else:
+                data = b""
+    if in_frame:
+        raise InputError(name, "compressed stream ends early (truncated file)")
 
 
 def _describe(error: BaseException) -> str:

@@ -20,7 +20,7 @@ from typing import NamedTuple
 from .errors import Fault, IllegalAction
 from .line import LEFT, RIGHT, Line
 from .scoring import RoundScore, score_round
-from .tiles import TILES, label, labels, members, tile_id
+from .tiles import TILE_ID, TILES, label, labels, members
 
 #: The stock tiles that may never be drawn.
 UNTOUCHABLE = 2
@@ -48,7 +48,7 @@ class Round:
 
     __slots__ = (
         "number", "names", "opener", "hands", "stock", "stock_left", "stock_order",
-        "line", "on_line", "turn", "passes_in_row", "reason", "winner",
+        "line", "turn", "passes_in_row", "reason", "winner", "_score",
     )
 
     def __init__(
@@ -69,11 +69,11 @@ class Round:
         # Kept reversed so the next tile is popped from the end.
         self.stock_order = list(reversed(stock_order)) if stock_order is not None else None
         self.line = Line()
-        self.on_line = 0
         self.turn = opener
         self.passes_in_row = 0
         self.reason: str | None = None
         self.winner: int | None = None
+        self._score: RoundScore | None = None
 
     # -- queries -----------------------------------------------------------
 
@@ -102,8 +102,13 @@ class Round:
         return None
 
     def score(self) -> RoundScore:
-        """The round's result (call once the round is over)."""
-        return score_round(self.hands, self.reason, self.winner)
+        """The round's result: who scores what from the hands left (nobody while it is not over)."""
+        if self._score is not None:
+            return self._score
+        score = score_round(self.hands, self.reason, self.winner)
+        if self.reason is not None:
+            self._score = score  # an ended round's hands no longer change
+        return score
 
     def legal_plays(self, seat: int) -> list[tuple[tuple[int, int], str]]:
         """Every legal placement for ``seat`` now, as ``(halves, end)``; distinct lines only."""
@@ -123,14 +128,10 @@ class Round:
 
     def check_draw(self, seat: int, halves: tuple[int, int]) -> tuple[tuple[Fault, ...], int | None]:
         """The rules a draw of ``halves`` by ``seat`` breaks, and the tile to take (``None``: impossible)."""
-        tile = tile_id(halves)
-        if self.reason is None and seat == self.turn and self.stock_left > UNTOUCHABLE:
-            order = self.stock_order
-            if self.stock >> tile & 1 and (not order or order[-1] == tile):
-                return _CLEAN, tile
-        faults = []
+        tile = TILE_ID[halves]
         if self.reason is not None:
             return (_over(self, "draws"),), None
+        faults = []
         if seat != self.turn:
             faults.append(_out_of_turn(self, seat, "draws"))
         if self.stock_left <= UNTOUCHABLE:
@@ -162,6 +163,20 @@ class Round:
         self.apply_draw(seat, tile)  # type: ignore[arg-type]
         return tile  # type: ignore[return-value]
 
+    def try_draw(self, seat: int, halves: tuple[int, int]) -> tuple[Fault, ...]:
+        """Replay a logged draw: apply it when physically possible; return the rules it breaks."""
+        tile = TILE_ID[halves]
+        if self.reason is None and seat == self.turn and self.stock_left > UNTOUCHABLE \
+                and self.stock >> tile & 1:
+            order = self.stock_order
+            if not order or order[-1] == tile:
+                self.apply_draw(seat, tile)
+                return _CLEAN
+        faults, possible = self.check_draw(seat, halves)
+        if possible is not None:
+            self.apply_draw(seat, possible)
+        return faults
+
     def apply_draw(self, seat: int, tile: int) -> None:
         """Move ``tile`` from the stock to ``seat``'s hand, unchecked; the seat keeps the turn."""
         bit = 1 << tile
@@ -183,38 +198,34 @@ class Round:
         self, seat: int, halves: tuple[int, int], end: str | None = None
     ) -> tuple[tuple[Fault, ...], Placement | None]:
         """The rules placing ``halves`` on ``end`` breaks, and how to place it (``None``: impossible)."""
-        tile = tile_id(halves)
-        options = self.line.placements(halves)
-        held = self.hands[seat] >> tile & 1
-        if self.reason is None and seat == self.turn and held:
-            if end is not None:
-                if end in options:
-                    return _CLEAN, Placement(tile, end, options[end])
-            elif len(options) == 1 or (options and options[LEFT] == options[RIGHT]):
-                end, ends = next(iter(options.items()))
-                return _CLEAN, Placement(tile, end, ends)
         if self.reason is not None:
             return (_over(self, "plays"),), None
+        tile = TILE_ID[halves]
+        line = self.line
         faults = []
         if seat != self.turn:
             faults.append(_out_of_turn(self, seat, "plays"))
-        if not held:
+        if not self.hands[seat] >> tile & 1:
             faults.append(Fault("M202", f"plays {label(tile)}, which {self.names[seat]} does not hold "
                                         f"({self._whereabouts(tile)})", True))
-        line = self.line
-        if end is not None and end not in options:
+        options = line.placements(halves)
+        ends = line.resolve(halves, end)
+        if end is not None and ends is None:
             value = line.left if end == LEFT else line.right
             faults.append(Fault("M203", f"{label(tile)} does not match the {end} end ({value})", True))
         elif not options:
             faults.append(Fault("M203", f"{label(tile)} matches neither end ({line.left} and "
                                         f"{line.right})", True))
-        elif end is None and len(options) == 2 and options[LEFT] != options[RIGHT]:
+        elif ends is None:
             faults.append(Fault("M204", f"{label(tile)} fits both ends ({line.left} and {line.right}) "
                                         f"with different results: say \"end\"; taken as left"))
         if any(fault.impossible for fault in faults):
             return tuple(faults), None
-        chosen = end if end is not None else next(iter(options))
-        return tuple(faults), Placement(tile, chosen, options[chosen])
+        if ends is None:
+            end, ends = LEFT, options[LEFT]
+        elif end is None:
+            end = LEFT if options.get(LEFT) == ends else RIGHT
+        return tuple(faults), Placement(tile, end, ends)
 
     def can_play(self, seat: int, halves: tuple[int, int], end: str | None = None) -> bool:
         """Whether ``seat`` may place ``halves`` on ``end`` now."""
@@ -228,15 +239,31 @@ class Round:
         self.apply_play(seat, placement)  # type: ignore[arg-type]
         return placement  # type: ignore[return-value]
 
+    def try_play(self, seat: int, halves: tuple[int, int], end: str | None = None) -> tuple[Fault, ...]:
+        """Replay a logged play: apply it when physically possible; return the rules it breaks."""
+        tile = TILE_ID[halves]
+        hand = self.hands[seat]
+        if self.reason is None and seat == self.turn and hand >> tile & 1:
+            ends = self.line.resolve(halves, end)
+            if ends is not None:
+                self._place(seat, tile, ends)
+                return _CLEAN
+        faults, placement = self.check_play(seat, halves, end)
+        if placement is not None:
+            self.apply_play(seat, placement)
+        return faults
+
     def apply_play(self, seat: int, placement: Placement) -> None:
         """Carry out a placement, unchecked; ends the round on the seat's last tile."""
-        bit = 1 << placement.tile
-        self.hands[seat] &= ~bit
-        self.on_line |= bit
-        self.line.place(placement.ends)
+        self._place(seat, placement.tile, placement.ends)
+
+    def _place(self, seat: int, tile: int, ends: tuple[int, int]) -> None:
+        hand = self.hands[seat] & ~(1 << tile)
+        self.hands[seat] = hand
+        self.line.place(ends)
         self.passes_in_row = 0
-        self.turn = (seat + 1) % len(self.hands)
-        if not self.hands[seat]:
+        self.turn = seat + 1 if seat + 1 < len(self.hands) else 0
+        if not hand:
             self.reason = DOMINO
             self.winner = seat
 
@@ -256,7 +283,8 @@ class Round:
         if playable:
             where = "the empty line" if self.line.is_empty else \
                 f"the ends {self.line.left} and {self.line.right}"
-            faults.append(Fault("M208", f"passes holding {labels(playable)}, which fit{'s' if playable.bit_count() == 1 else ''} {where}"))
+            verb = "fits" if playable.bit_count() == 1 else "fit"
+            faults.append(Fault("M208", f"passes holding {labels(playable)}, which {verb} {where}"))
         return tuple(faults)
 
     def can_pass(self, seat: int) -> bool:
@@ -270,6 +298,17 @@ class Round:
             raise IllegalAction(list(faults))
         self.apply_pass(seat)
 
+    def try_pass(self, seat: int) -> tuple[Fault, ...]:
+        """Replay a logged pass: apply it unless the round is over; return the rules it breaks."""
+        if self.reason is None and seat == self.turn and self.stock_left <= UNTOUCHABLE \
+                and not self.hands[seat] & self.line.fitting():
+            self.apply_pass(seat)
+            return _CLEAN
+        faults = self.check_pass(seat)
+        if not faults or not faults[0].impossible:
+            self.apply_pass(seat)
+        return faults
+
     def apply_pass(self, seat: int) -> None:
         """Carry out a pass, unchecked; the round is blocked once every player passed in a row."""
         players = len(self.hands)
@@ -282,14 +321,14 @@ class Round:
     # -- helpers -----------------------------------------------------------
 
     def _whereabouts(self, tile: int) -> str:
-        if self.on_line >> tile & 1:
-            return "it is on the line"
         for seat, hand in enumerate(self.hands):
             if hand >> tile & 1:
                 return f"{self.names[seat]} holds it"
         if self.stock >> tile & 1:
             return "it is in the stock"
-        return "it is nowhere in this deal"
+        if self.line.is_empty:
+            return "it was dealt to nobody"
+        return "it is on the line"
 
 
 def _out_of_turn(state: Round, seat: int, verb: str) -> Fault:

@@ -18,10 +18,11 @@ TILES: tuple[tuple[int, int], ...] = tuple(
 TILE_COUNT = len(TILES)
 FULL_SET = (1 << TILE_COUNT) - 1
 
-_ID_BY_HALVES: dict[tuple[int, int], int] = {}
+#: ``TILE_ID[(a, b)]``: the id of the tile with halves ``a`` and ``b``, in either order.
+TILE_ID: dict[tuple[int, int], int] = {}
 for _tile_id, (_low, _high) in enumerate(TILES):
-    _ID_BY_HALVES[(_low, _high)] = _tile_id
-    _ID_BY_HALVES[(_high, _low)] = _tile_id
+    TILE_ID[(_low, _high)] = _tile_id
+    TILE_ID[(_high, _low)] = _tile_id
 
 #: ``PIPS[id]``: both halves counted, ``[6|6]`` is 12 and ``[0|0]`` is 0.
 PIPS: tuple[int, ...] = tuple(low + high for low, high in TILES)
@@ -33,9 +34,24 @@ SUIT: tuple[int, ...] = tuple(
 )
 
 
+#: ``TILE_BIT[(a, b)]``: the one-tile bit set of the tile with halves ``a`` and ``b``.
+TILE_BIT: dict[tuple[int, int], int] = {halves: 1 << tile for halves, tile in TILE_ID.items()}
+
+_HALF = TILE_COUNT // 2
+_HALF_MASK = (1 << _HALF) - 1
+# Pip totals of every subset of the low 14 and the high 14 tiles, for a two-lookup pip_total.
+_PIPS_LOW = [0] * (1 << _HALF)
+_PIPS_HIGH = [0] * (1 << _HALF)
+for _subset in range(1, 1 << _HALF):
+    _low_bit = _subset & -_subset
+    _index = _low_bit.bit_length() - 1
+    _PIPS_LOW[_subset] = _PIPS_LOW[_subset ^ _low_bit] + PIPS[_index]
+    _PIPS_HIGH[_subset] = _PIPS_HIGH[_subset ^ _low_bit] + PIPS[_index + _HALF]
+
+
 def tile_id(halves: tuple[int, int]) -> int:
     """The id of the tile with these halves, in either order (``KeyError`` if not a tile)."""
-    return _ID_BY_HALVES[halves]
+    return TILE_ID[halves]
 
 
 def is_double(tile: int) -> bool:
@@ -62,7 +78,7 @@ def members(mask: int) -> Iterator[int]:
 
 def pip_total(mask: int) -> int:
     """The pips of every tile in a bit set, both halves counted."""
-    return sum(PIPS[tile] for tile in members(mask))
+    return _PIPS_LOW[mask & _HALF_MASK] + _PIPS_HIGH[mask >> _HALF]
 
 
 def count(mask: int) -> int:

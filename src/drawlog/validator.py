@@ -8,6 +8,7 @@ yielded as they are found, so output can stream and ``--fail-fast`` can stop.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -16,17 +17,17 @@ import msgspec
 from .errors import Fault, InputError
 from .events import KNOWN_FIELDS, AnyEvent, Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
 from .match import Match, check_players
-from .reader import Source, expand_paths, open_lines
+from .reader import MAX_LINE_BYTES, LongLine, Source, expand_paths, read_blocks
 from .rounds import Round
 from .rules import SEVERITY, WARNING
 from .scoring import default_target
 from .violations import Summary, Violation
 
-#: Longest line read as an event; a longer one is reported (F001) and skipped.
-MAX_LINE_BYTES = 1 << 20
-
 _DECODER = msgspec.json.Decoder(AnyEvent)
 _ANY_DECODER = msgspec.json.Decoder()
+# Two JSON objects on one line: the only way a block's event count can match its line count by luck.
+_TWO_ON_ONE_LINE = re.compile(rb"\}[ \t\r]*\{")
+_BLOCK_LINES = 1024
 
 
 class Table:
@@ -93,63 +94,87 @@ class Validator:
     def validate_source(self, source: Source) -> Iterator[Violation]:
         """Validate one file or standard input; an unreadable one is reported as F007."""
         try:
-            lines = open_lines(source)
+            blocks = read_blocks(source)
         except InputError as error:
             self.summary.unreadable += 1
             self._file = source.name
             self._emit("F007", error.reason, error.line, None, None, None)
             yield from self._flush()
             return
-        try:
-            yield from self.validate_lines(lines, source.name)
-        except InputError as error:
-            self._emit("F007", f"{error.reason}; stopped after line {error.line - 1}" if error.line else
-                       error.reason, error.line, None, None, None)
-            self._close_file()
-            yield from self._flush()
+        yield from self._validate_blocks(blocks, source.name)
 
     def validate_lines(self, lines: Iterable[bytes | str], file: str = "<input>") -> Iterator[Violation]:
-        """Validate the lines of one log (bytes or str, newline optional) named ``file``."""
+        """Validate the lines of one log held in memory (bytes or str, newline optional) named ``file``."""
+        yield from self._validate_blocks(_as_blocks(lines), file)
+
+    def _validate_blocks(self, blocks: Iterable[bytes | LongLine], file: str) -> Iterator[Violation]:
+        """The replay loop: decode each block of lines in one call when it is clean, line by line if not."""
         self._file = file
         self._tables = {}
         summary = self.summary
         summary.files += 1
-        decode = _DECODER.decode
+        skipped_before = summary.blank_lines + summary.invalid_lines
+        decode_lines = _DECODER.decode_lines
         handlers = self._handlers
         found = self._found
         number = 0
-        events = 0
         try:
-            for number, raw in enumerate(lines, 1):
-                if isinstance(raw, str):
-                    raw = raw.encode()
-                if len(raw) > MAX_LINE_BYTES:
+            for block in blocks:
+                if block.__class__ is LongLine:
+                    number += 1
                     summary.invalid_lines += 1
-                    self._emit("F001", f"line is {len(raw):,} bytes long; the limit is {MAX_LINE_BYTES:,}",
-                               number, None, None, None)
+                    self._emit("F001", f"line is {block.length:,} bytes long; the limit is "  # type: ignore[union-attr]
+                                       f"{MAX_LINE_BYTES:,}", number, None, None, None)
                     yield from self._flush()
                     continue
-                try:
-                    event = decode(raw)
-                except msgspec.ValidationError:
-                    event = self._decode_slowly(raw, number)
-                except msgspec.DecodeError as error:
-                    event = None
-                    if raw.isspace() or not raw:
-                        summary.blank_lines += 1
-                    else:
-                        summary.invalid_lines += 1
-                        self._emit("F001", f"not valid JSON: {error}", number, None, None, None)
-                if event is not None:
-                    events += 1
-                    handlers[event.__class__](event, number)
-                if found:
-                    yield from self._flush()
+                count = block.count(b"\n") + (not block.endswith(b"\n"))  # type: ignore[union-attr]
+                events = None
+                if _TWO_ON_ONE_LINE.search(block) is None:  # type: ignore[arg-type]
+                    try:
+                        events = decode_lines(block)
+                    except (msgspec.ValidationError, msgspec.DecodeError):
+                        pass
+                if events is not None and len(events) == count:
+                    for event in events:
+                        number += 1
+                        handlers[event.__class__](event, number)
+                        if found:
+                            yield from self._flush()
+                    continue
+                for raw in block.split(b"\n")[:count]:  # type: ignore[union-attr]
+                    number += 1
+                    event = self._decode_line(raw, number)
+                    if event is not None:
+                        handlers[event.__class__](event, number)
+                    if found:
+                        yield from self._flush()
+        except InputError as error:
+            self._emit("F007", f"{error.reason}; stopped after line {number}", number + 1, None, None, None)
         finally:
             summary.lines += number
-            summary.events += events
+            summary.events += number - (summary.blank_lines + summary.invalid_lines - skipped_before)
         self._close_file()
         yield from self._flush()
+
+    def _decode_line(self, raw: bytes, number: int) -> AnyEvent | None:
+        """Decode one line on the slow path: blank, too long, invalid JSON, or off the schema."""
+        summary = self.summary
+        if len(raw) > MAX_LINE_BYTES:
+            summary.invalid_lines += 1
+            self._emit("F001", f"line is {len(raw):,} bytes long; the limit is {MAX_LINE_BYTES:,}",
+                       number, None, None, None)
+            return None
+        try:
+            return _DECODER.decode(raw)
+        except msgspec.ValidationError:
+            return self._decode_slowly(raw, number)
+        except msgspec.DecodeError as error:
+            if not raw or raw.isspace():
+                summary.blank_lines += 1
+            else:
+                summary.invalid_lines += 1
+                self._emit("F001", f"not valid JSON: {error}", number, None, None, None)
+            return None
 
     def _close_file(self) -> None:
         for table in self._tables.values():
@@ -158,8 +183,13 @@ class Validator:
         self._tables = {}
 
     def _decode_slowly(self, raw: bytes, number: int) -> AnyEvent | None:
-        """Decode a line the fast path refused: warn on unknown fields, report schema faults."""
-        obj = _ANY_DECODER.decode(raw)
+        """Decode a line the typed decoder refused: warn on unknown fields, report schema faults."""
+        try:
+            obj = _ANY_DECODER.decode(raw)
+        except msgspec.DecodeError as error:
+            self.summary.invalid_lines += 1
+            self._emit("F001", f"not valid JSON: {error}", number, None, None, None)
+            return None
         if not isinstance(obj, dict):
             self.summary.invalid_lines += 1
             self._emit("F002", f"expected a JSON object, got {_json_kind(obj)}", number, None, None, None)
@@ -198,12 +228,6 @@ class Validator:
             table.errors += 1
         if code not in self.codes:
             return
-        summary = self.summary
-        summary.violations += 1
-        if severity == WARNING:
-            summary.warnings += 1
-        else:
-            summary.errors += 1
         self._found.append(Violation(file=self._file, line=line, match=match, round=round_number,
                                      player=player, code=code, severity=severity, message=message))
 
@@ -213,25 +237,42 @@ class Validator:
             self._emit(fault.code, fault.message, line, table.id, number, player, table)
 
     def _flush(self) -> Iterator[Violation]:
+        """Yield what was found, counting each in the summary as it is handed out."""
         found = self._found
         if found:
             batch = found[:]
             found.clear()
-            yield from batch
+            summary = self.summary
+            for violation in batch:
+                summary.violations += 1
+                if violation.severity == WARNING:
+                    summary.warnings += 1
+                else:
+                    summary.errors += 1
+                yield violation
 
     # -- events ------------------------------------------------------------
 
     def _table(self, event: Any, line: int) -> Table | None:
+        """The event's match, its seq checked and its last line noted (None: reported F004).
+
+        The move handlers inline this: it runs for every line.
+        """
         table = self._tables.get(event.match)
         if table is None:
-            self._emit("F004", f"{event.__struct_config__.tag} event of match {event.match}, which has not "
-                               f"started{' or has ended' if event.match in self._seen else ''}",
-                       line, event.match, None, getattr(event, "player", None))
-            return None
-        if event.seq is not None:
-            self._check_seq(table, event.seq, line)
+            return self._unknown_match(event, line)
+        seq = event.seq
+        if seq is not None and seq != table.last_seq + 1:
+            self._check_seq(table, seq, line)
+        elif seq is not None:
+            table.last_seq = seq
         table.last_line = line
         return table
+
+    def _unknown_match(self, event: Any, line: int) -> None:
+        self._emit("F004", f"{event.__struct_config__.tag} event of match {event.match}, which has not "
+                           f"started{' or has ended' if event.match in self._seen else ''}",
+                   line, event.match, None, getattr(event, "player", None))
 
     def _check_seq(self, table: Table, seq: int, line: int) -> None:
         expected = table.last_seq + 1
@@ -278,55 +319,69 @@ class Validator:
         table.round = match.start_round(deal)
         self._faults(faults + deal_faults, line, table, None)
 
-    def _move_round(self, table: Table | None, event: Any, line: int) -> tuple[Round, int] | None:
-        if table is None or table.match is None:
-            return None
+    def _unmovable(self, table: Table, event: Draw | Play | Pass, line: int) -> None:
+        """Report why a move cannot be replayed: outside a round, or by someone not playing."""
+        if table.match is None:
+            return
         state = table.round
         if state is None:
-            self._emit("F004", f"{event.__struct_config__.tag} outside a round "
-                               f"({'after round_end' if table.match.rounds_started else 'before round_start'})",
+            where = "after round_end" if table.match.rounds_started else "before round_start"
+            self._emit("F004", f"{event.__struct_config__.tag} outside a round ({where})",
                        line, table.id, table.round_number(), event.player, table)
-            return None
-        seat = table.seat_of.get(event.player)
-        if seat is None:
+        else:
             self._emit("M201", f"{event.player} is not a player of this match", line, table.id, state.number,
                        event.player, table)
-            return None
-        return state, seat
 
     def _draw(self, event: Draw, line: int) -> None:
-        found = self._move_round(self._table(event, line), event, line)
-        if found is None:
-            return
-        state, seat = found
-        faults, tile = state.check_draw(seat, event.tile)
+        table = self._tables.get(event.match)
+        if table is None:
+            return self._unknown_match(event, line)
+        seq = event.seq
+        if seq is not None and seq != table.last_seq + 1:
+            self._check_seq(table, seq, line)
+        elif seq is not None:
+            table.last_seq = seq
+        table.last_line = line
+        state, seat = table.round, table.seat_of.get(event.player)
+        if state is None or seat is None:
+            return self._unmovable(table, event, line)
+        faults = state.try_draw(seat, event.tile)
         if faults:
-            self._faults(faults, line, self._tables[event.match], event.player)
-        if tile is not None:
-            state.apply_draw(seat, tile)
+            self._faults(faults, line, table, event.player)
 
     def _play(self, event: Play, line: int) -> None:
-        found = self._move_round(self._table(event, line), event, line)
-        if found is None:
-            return
-        state, seat = found
-        faults, placement = state.check_play(seat, event.tile, event.end)
+        table = self._tables.get(event.match)
+        if table is None:
+            return self._unknown_match(event, line)
+        seq = event.seq
+        if seq is not None and seq != table.last_seq + 1:
+            self._check_seq(table, seq, line)
+        elif seq is not None:
+            table.last_seq = seq
+        table.last_line = line
+        state, seat = table.round, table.seat_of.get(event.player)
+        if state is None or seat is None:
+            return self._unmovable(table, event, line)
+        faults = state.try_play(seat, event.tile, event.end)
         if faults:
-            self._faults(faults, line, self._tables[event.match], event.player)
-        if placement is not None:
-            state.apply_play(seat, placement)
+            self._faults(faults, line, table, event.player)
 
     def _pass(self, event: Pass, line: int) -> None:
-        found = self._move_round(self._table(event, line), event, line)
-        if found is None:
-            return
-        state, seat = found
-        faults = state.check_pass(seat)
+        table = self._tables.get(event.match)
+        if table is None:
+            return self._unknown_match(event, line)
+        seq = event.seq
+        if seq is not None and seq != table.last_seq + 1:
+            self._check_seq(table, seq, line)
+        elif seq is not None:
+            table.last_seq = seq
+        table.last_line = line
+        state, seat = table.round, table.seat_of.get(event.player)
+        if state is None or seat is None:
+            return self._unmovable(table, event, line)
+        faults = state.try_pass(seat)
         if faults:
-            self._faults(faults, line, self._tables[event.match], event.player)
-            if faults[0].impossible:
-                return
-        state.apply_pass(seat)
+            self._faults(faults, line, table, event.player)
 
     def _round_end(self, event: RoundEnd, line: int) -> None:
         table = self._table(event, line)
@@ -358,6 +413,19 @@ class Validator:
             self.summary.valid_matches += 1
         if self.on_match_end is not None:
             self.on_match_end(table)
+
+
+def _as_blocks(lines: Iterable[bytes | str]) -> Iterator[bytes]:
+    """Group in-memory lines into newline-terminated blocks, as :func:`read_blocks` gives them."""
+    batch: list[bytes] = []
+    for line in lines:
+        data = line.encode() if isinstance(line, str) else line
+        batch.append(data if data.endswith(b"\n") else data + b"\n")
+        if len(batch) == _BLOCK_LINES:
+            yield b"".join(batch)
+            batch = []
+    if batch:
+        yield b"".join(batch)
 
 
 def _json_kind(value: object) -> str:

@@ -120,7 +120,8 @@ class TextWriter(Writer):
     def _print_file(self) -> None:
         if not self._rows:
             return
-        table = Table(title=Text(self._file or "", style="bold"), title_justify="left", expand=False)
+        self.console.print(Text(self._file or "", style="bold underline"), soft_wrap=True)
+        table = Table(expand=False)
         table.add_column("line", justify="right", style="cyan")
         table.add_column("code", style="bold")
         table.add_column("match")
@@ -144,7 +145,7 @@ class TextWriter(Writer):
         self._print_file()
         style = "bold red" if summary.errors else ("bold yellow" if summary.warnings else "bold green")
         verdict = "no errors" if not summary.errors else "errors found"
-        self.console.print(Text(f"{verdict}: {summary_line(summary)}", style=style))
+        self.console.print(Text(f"{verdict}: {summary_line(summary)}", style=style), soft_wrap=True)
 
 
 class StatisticsWriter(Writer):
@@ -179,7 +180,7 @@ class StatisticsWriter(Writer):
         for row in self.rows():
             table.add_row(str(row["count"]), str(row["code"]), str(row["name"]), str(row["severity"]))
         console.print(table)
-        console.print(summary_line(summary))
+        console.print(summary_line(summary), soft_wrap=True)
 
 
 def make_writer(fmt: str, stream: IO[str], statistics: bool = False) -> Writer:
