@@ -214,9 +214,11 @@ class Validator:
                 problem = f"{kind} event does not fit the format: {error}"
         self.summary.invalid_lines += 1
         self._emit("F002", problem, number, match_id, number_in_play, player, table)
-        seq = obj.get("seq")
-        if table is not None and isinstance(seq, int) and not isinstance(seq, bool):
-            self._check_seq(table, seq, number)
+        if table is not None:
+            table.last_line = number
+            seq = obj.get("seq")
+            if isinstance(seq, int) and not isinstance(seq, bool):
+                self._check_seq(table, seq, number)
         return None
 
     # -- reporting ---------------------------------------------------------

@@ -83,22 +83,26 @@ class GithubWriter(Writer):
         self.stream.write(f"::{level} {','.join(props)}::{_escape_data(where + violation.message)}\n")
 
 
+def _count(number: int, noun: str, plural: str | None = None) -> str:
+    return f"{number:,} {noun if number == 1 else plural or noun + 's'}"
+
+
 def summary_line(summary: Summary) -> str:
     """One line of counts: files, lines, events, matches, errors, warnings."""
     parts = [
-        f"{summary.files} file{'s' if summary.files != 1 else ''}",
-        f"{summary.lines:,} lines",
-        f"{summary.events:,} events",
-        f"{summary.matches:,} matches ({summary.valid_matches:,} valid)",
-        f"{summary.errors:,} error{'s' if summary.errors != 1 else ''}",
-        f"{summary.warnings:,} warning{'s' if summary.warnings != 1 else ''}",
+        _count(summary.files, "file"),
+        _count(summary.lines, "line"),
+        _count(summary.events, "event"),
+        f"{_count(summary.matches, 'match', 'matches')} ({summary.valid_matches:,} valid)",
+        _count(summary.errors, "error"),
+        _count(summary.warnings, "warning"),
     ]
     skipped = summary.blank_lines + summary.invalid_lines
     if skipped:
-        parts.insert(3, f"{skipped:,} lines skipped ({summary.blank_lines:,} blank, "
+        parts.insert(3, f"{_count(skipped, 'line')} skipped ({summary.blank_lines:,} blank, "
                         f"{summary.invalid_lines:,} invalid)")
     if summary.unreadable:
-        parts.insert(1, f"{summary.unreadable} unreadable")
+        parts.insert(1, f"{summary.unreadable:,} unreadable")
     return ", ".join(parts)
 
 

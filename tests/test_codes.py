@@ -1,0 +1,197 @@
+"""Every violation code is detected on the exact line, and every clean twin passes.
+
+The fixtures live in ``tests/fixtures/codes/`` and are made by
+``tests/fixtures/make_code_fixtures.py``; ``expected.json`` maps each file to the
+``[line, code]`` pairs that RULES.md and LOG-FORMAT.md demand, in the order reported.
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from drawlog.rules import RULES
+from drawlog.validator import Validator
+
+HERE = Path(__file__).resolve().parent
+CODES_DIR = HERE / "fixtures" / "codes"
+EXPECTED: dict[str, list] = json.loads((CODES_DIR / "expected.json").read_text(encoding="utf-8"))
+ALL_CODES = [rule.code for rule in RULES]
+
+#: Fixtures on which drawlog disagrees with the contract (the test asserts the contract).
+
+
+def validate(*names: str):
+    return list(Validator().validate_paths([str(CODES_DIR / name) for name in names]))
+
+
+def pairs(violations) -> list[list]:
+    return [[v.line, v.code] for v in violations]
+
+
+# -- the fixtures ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_fixture_reports_exactly_the_expected_lines_and_codes(name):
+    assert pairs(validate(name)) == EXPECTED[name]
+
+
+CLEAN = sorted(name for name in EXPECTED if ".clean." in name)
+
+
+@pytest.mark.parametrize("name", CLEAN)
+def test_clean_twin_has_no_violations(name):
+    assert EXPECTED[name] == []
+    found = validate(name)
+    assert found == [], "\n".join(f"{v.line} {v.code} {v.message}" for v in found)
+
+
+def test_every_fixture_file_is_listed_and_every_listed_file_exists():
+    on_disk = {path.name for path in CODES_DIR.iterdir() if path.name != "expected.json"}
+    assert on_disk == set(EXPECTED)
+
+
+def test_expectations_use_catalog_codes_and_name_their_own_code():
+    for name, expected in EXPECTED.items():
+        assert all(code in ALL_CODES for _, code in expected), name
+        if ".clean." not in name and name[:4] in ALL_CODES:
+            assert name[:4] in [code for _, code in expected], f"{name} does not expect its own code"
+
+
+@pytest.mark.parametrize("code", ALL_CODES)
+def test_every_code_has_a_triggering_fixture_and_a_clean_twin(code):
+    triggering = [name for name, expected in EXPECTED.items()
+                  if name.startswith(code) and ".clean." not in name
+                  and code in [c for _, c in expected]]
+    assert f"{code}.jsonl" in triggering
+    assert EXPECTED.get(f"{code}.clean.jsonl") == []
+    assert (CODES_DIR / f"{code}.clean.jsonl").is_file()
+
+
+def test_fixtures_are_up_to_date_with_their_generator():
+    spec = importlib.util.spec_from_file_location(
+        "make_code_fixtures", HERE / "fixtures" / "make_code_fixtures.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.build()
+    assert module.EXPECTED == EXPECTED
+    for name, data in module.FILES.items():
+        on_disk = (CODES_DIR / name).read_bytes()
+        if name.endswith(".gz"):
+            data, on_disk = gzip.decompress(data), gzip.decompress(on_disk)
+        elif name.endswith(".zst"):
+            import zstandard
+
+            data = zstandard.ZstdDecompressor().decompress(data)
+            on_disk = zstandard.ZstdDecompressor().decompress(on_disk)
+        assert data == on_disk, f"{name} is stale: run tests/fixtures/make_code_fixtures.py"
+
+
+# -- codes that need more than one input ----------------------------------------
+
+
+def test_f005_match_id_seen_again_in_another_file():
+    first, second = "F005.clean.jsonl", "S101.clean.jsonl"  # both hold a complete match m1
+    found = validate(first, second)
+    assert [(Path(v.file).name, v.line, v.code) for v in found] == [(second, 1, "F005")]
+
+
+def test_f007_missing_file_is_reported_and_the_run_goes_on(tmp_path):
+    missing = tmp_path / "missing.jsonl"
+    found = list(Validator().validate_paths([str(missing), str(CODES_DIR / "F007.clean.jsonl")]))
+    assert [(v.line, v.code) for v in found] == [(None, "F007")]
+    assert found[0].file == str(missing)
+
+
+def test_f007_truncated_gzip_is_reported(tmp_path):
+    data = gzip.compress((CODES_DIR / "F007.clean.jsonl").read_bytes(), mtime=0)
+    cut = tmp_path / "cut.jsonl.gz"
+    cut.write_bytes(data[: len(data) // 2])
+    assert "F007" in [v.code for v in Validator().validate_paths([str(cut)])]
+
+
+# -- messages carry the numbers a user needs ------------------------------------
+
+_TILE = re.compile(r"\[\d\s*[|,]\s*\d\]")
+
+
+def numbers(message: str) -> set[int]:
+    """The integers in a message, tile labels like [0|6] left out."""
+    return {int(n) for n in re.findall(r"\d+", _TILE.sub(" ", message))}
+
+
+def messages(name: str, code: str) -> list[str]:
+    return [v.message for v in validate(name) if v.code == code]
+
+
+def test_m205_message_names_the_stock_count():
+    # draws with 2, 1 and 0 tiles in the stock
+    found = messages("M205-empty-stock.jsonl", "M205")
+    assert [2 in numbers(m) for m in found] == [True, False, False]
+    assert 1 in numbers(found[1]) and 0 in numbers(found[2])
+
+
+def test_m207_message_names_the_stock_count():
+    assert all(3 in numbers(m) for m in messages("M207.jsonl", "M207"))
+
+
+def test_m208_message_names_the_playable_tile():
+    for message in messages("M208.jsonl", "M208"):
+        assert re.search(r"\[(0\|6|6\|0|0,\s*6|6,\s*0)\]", message), message
+
+
+def test_m206_message_names_the_drawn_and_the_next_tile():
+    (message,) = messages("M206.jsonl", "M206")
+    assert re.search(r"5\|6|6\|5", message) and re.search(r"4\|6|6\|4", message), message
+
+
+def test_r303_messages_name_the_claimed_and_recomputed_points():
+    (message,) = messages("R303.jsonl", "R303")
+    assert {129, 123} <= numbers(message), message
+    (message,) = messages("R303-blocked.jsonl", "R303")          # 8 + 10 - 3 = 15, not 20
+    assert {20, 15} <= numbers(message), message
+    (message,) = messages("R303-double-blank.jsonl", "R303")     # opponents 0 and 8: 8
+    assert 8 in numbers(message), message
+
+
+def test_r302_tie_message_gives_the_hand_totals():
+    (message,) = messages("R302-tie.jsonl", "R302")
+    assert {3, 10} <= numbers(message), message
+
+
+def test_r305_message_names_the_scores_and_the_target():
+    (message,) = messages("R305.jsonl", "R305")
+    assert {60, 61} <= numbers(message), message
+
+
+def test_r306_message_names_the_claimed_and_replayed_score():
+    (message,) = messages("R306.jsonl", "R306")
+    assert {122, 123} <= numbers(message), message
+
+
+def test_s104_rotation_message_names_the_opener_and_the_expected_seat():
+    (message,) = messages("S104-rotation.jsonl", "S104")
+    assert "cat" in message and "bob" in message, message
+
+
+def test_s102_message_names_the_hand_size():
+    (message,) = messages("S102.jsonl", "S102")
+    assert {8, 7} <= numbers(message), message
+    (message,) = messages("S102-four.jsonl", "S102")
+    assert {7, 6} <= numbers(message), message
+
+
+def test_f003_message_names_the_seq_numbers():
+    (message,) = messages("F003.jsonl", "F003")
+    assert {30, 29} <= numbers(message), message
+
+
+def test_w402_message_names_the_target_and_the_standard():
+    (message,) = messages("W402.jsonl", "W402")
+    assert {50, 100} <= numbers(message), message
