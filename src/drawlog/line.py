@@ -34,58 +34,33 @@ class Line:
             return FULL_SET
         return SUIT[self.left] | SUIT[self.right]  # type: ignore[index]
 
-    def fit(self, halves: tuple[int, int], end: str) -> tuple[int, int] | None:
-        """The open ends after placing a tile on ``end``; ``None`` when it does not match that end.
+    def resolve(self, halves: tuple[int, int], end: str | None = None) -> tuple[int, int] | None:
+        """The open ends after placing a tile, or ``None`` when it cannot be placed as written.
 
         A half matches an end of equal value (a blank only a blank). On an empty
         line the tile opens it as written: ``[a,b]`` gives left ``a``, right ``b``.
+        With ``end`` left out the tile is placed only when a single line can
+        result (it fits one end, or both placements give the same ends).
         """
-        left = self.left
-        if left is None:
-            return halves
-        a, b = halves
-        if end == LEFT:
-            if a == left:
-                return (b, self.right)  # type: ignore[return-value]
-            if b == left:
-                return (a, self.right)  # type: ignore[return-value]
-            return None
-        right = self.right
-        if a == right:
-            return (left, b)
-        if b == right:
-            return (left, a)
-        return None
-
-    def resolve(self, halves: tuple[int, int], end: str | None) -> tuple[int, int] | None:
-        """The open ends after a play, or ``None`` when it cannot be placed as written.
-
-        With ``end`` left out the play is placed only when a single line can
-        result (one end fits, or both give the same ends).
-        """
-        if end is not None:
-            return self.fit(halves, end)
         left, right = self.left, self.right
         if left is None:
             return halves
         a, b = halves
+        if end == LEFT:
+            return (b, right) if a == left else ((a, right) if b == left else None)  # type: ignore[return-value]
+        if end == RIGHT:
+            return (left, b) if a == right else ((left, a) if b == right else None)
+        on_left = (b, right) if a == left else ((a, right) if b == left else None)
         if a == right or b == right:
             on_right = (left, b) if a == right else (left, a)
-            if a != left and b != left:
-                return on_right
-            on_left = (b, right) if a == left else (a, right)
-            return on_left if on_left == on_right else None
-        if a == left:
-            return (b, right)
-        if b == left:
-            return (a, right)
-        return None
+            return on_right if on_left is None or on_left == on_right else None
+        return on_left  # type: ignore[return-value]
 
     def placements(self, halves: tuple[int, int]) -> dict[str, tuple[int, int]]:
         """Where a tile can go: end name → the open ends after placing it there."""
         options = {}
         for end in ENDS:
-            ends = self.fit(halves, end)
+            ends = self.resolve(halves, end)
             if ends is not None:
                 options[end] = ends
         return options

@@ -134,7 +134,8 @@ class Match:
         clean = len(hands) == self.players
         for name, tiles in hands.items():
             seat = self.seat_of.get(name)
-            mask = reduce(or_, map(TILE_BIT.__getitem__, tiles), 0)  # type: ignore[arg-type]
+            # A sum of distinct tile bits has one bit per tile; a tile listed twice carries and loses one.
+            mask = sum(map(TILE_BIT.__getitem__, tiles))  # type: ignore[arg-type]
             if seat is None or len(tiles) != size or mask.bit_count() != size or mask & dealt:
                 clean = False
                 break
@@ -278,15 +279,14 @@ class Match:
 
 def _check_stock(stock: Sequence[Halves], undealt: int) -> tuple[list[Fault], list[int] | None]:
     """S103: the logged stock must be exactly the undealt tiles, each once."""
-    order = [TILE_ID[halves] for halves in stock]  # type: ignore[index]
-    listed = 0
-    twice = 0
-    for tile in order:
-        bit = 1 << tile
-        twice |= listed & bit
-        listed |= bit
-    if listed == undealt and not twice:
+    order = list(map(TILE_ID.__getitem__, stock))  # type: ignore[arg-type]
+    if sum(map(TILE_BIT.__getitem__, stock)) == undealt and len(order) == undealt.bit_count():  # type: ignore[arg-type]
         return [], order
+    listed = reduce(or_, map(TILE_BIT.__getitem__, stock), 0)  # type: ignore[arg-type]
+    seen = twice = 0
+    for tile in order:
+        twice |= seen & 1 << tile
+        seen |= 1 << tile
     problems = []
     extra = listed & ~undealt
     if extra:

@@ -256,10 +256,7 @@ class Validator:
     # -- events ------------------------------------------------------------
 
     def _table(self, event: Any, line: int) -> Table | None:
-        """The event's match, its seq checked and its last line noted (None: reported F004).
-
-        The move handlers inline this: it runs for every line.
-        """
+        """The event's match, its seq checked and its last line noted (None: reported F004)."""
         table = self._tables.get(event.match)
         if table is None:
             return self._unknown_match(event, line)
@@ -325,65 +322,43 @@ class Validator:
         """Report why a move cannot be replayed: outside a round, or by someone not playing."""
         if table.match is None:
             return
-        state = table.round
-        if state is None:
+        if table.round is None:
             where = "after round_end" if table.match.rounds_started else "before round_start"
             self._emit("F004", f"{event.__struct_config__.tag} outside a round ({where})",
                        line, table.id, table.round_number(), event.player, table)
         else:
-            self._emit("M201", f"{event.player} is not a player of this match", line, table.id, state.number,
-                       event.player, table)
+            self._emit("M201", f"{event.player} is not a player of this match", line, table.id,
+                       table.round.number, event.player, table)
 
     def _draw(self, event: Draw, line: int) -> None:
-        table = self._tables.get(event.match)
-        if table is None:
-            return self._unknown_match(event, line)
-        seq = event.seq
-        if seq is not None and seq != table.last_seq + 1:
-            self._check_seq(table, seq, line)
-        elif seq is not None:
-            table.last_seq = seq
-        table.last_line = line
-        state, seat = table.round, table.seat_of.get(event.player)
-        if state is None or seat is None:
-            return self._unmovable(table, event, line)
-        faults = state.try_draw(seat, event.tile)
-        if faults:
-            self._faults(faults, line, table, event.player)
+        table = self._table(event, line)
+        if table is not None:
+            state, seat = table.round, table.seat_of.get(event.player)
+            if state is None or seat is None:
+                return self._unmovable(table, event, line)
+            faults = state.try_draw(seat, event.tile)
+            if faults:
+                self._faults(faults, line, table, event.player)
 
     def _play(self, event: Play, line: int) -> None:
-        table = self._tables.get(event.match)
-        if table is None:
-            return self._unknown_match(event, line)
-        seq = event.seq
-        if seq is not None and seq != table.last_seq + 1:
-            self._check_seq(table, seq, line)
-        elif seq is not None:
-            table.last_seq = seq
-        table.last_line = line
-        state, seat = table.round, table.seat_of.get(event.player)
-        if state is None or seat is None:
-            return self._unmovable(table, event, line)
-        faults = state.try_play(seat, event.tile, event.end)
-        if faults:
-            self._faults(faults, line, table, event.player)
+        table = self._table(event, line)
+        if table is not None:
+            state, seat = table.round, table.seat_of.get(event.player)
+            if state is None or seat is None:
+                return self._unmovable(table, event, line)
+            faults = state.try_play(seat, event.tile, event.end)
+            if faults:
+                self._faults(faults, line, table, event.player)
 
     def _pass(self, event: Pass, line: int) -> None:
-        table = self._tables.get(event.match)
-        if table is None:
-            return self._unknown_match(event, line)
-        seq = event.seq
-        if seq is not None and seq != table.last_seq + 1:
-            self._check_seq(table, seq, line)
-        elif seq is not None:
-            table.last_seq = seq
-        table.last_line = line
-        state, seat = table.round, table.seat_of.get(event.player)
-        if state is None or seat is None:
-            return self._unmovable(table, event, line)
-        faults = state.try_pass(seat)
-        if faults:
-            self._faults(faults, line, table, event.player)
+        table = self._table(event, line)
+        if table is not None:
+            state, seat = table.round, table.seat_of.get(event.player)
+            if state is None or seat is None:
+                return self._unmovable(table, event, line)
+            faults = state.try_pass(seat)
+            if faults:
+                self._faults(faults, line, table, event.player)
 
     def _round_end(self, event: RoundEnd, line: int) -> None:
         table = self._table(event, line)
