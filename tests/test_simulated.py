@@ -63,9 +63,9 @@ def test_interleaved_tables_validate_clean(seed, tables):
 
 
 @SETTINGS
-@given(seed=seeds, players=player_counts, bots=bot_lineups)
-def test_every_injected_fault_is_the_first_violation_on_its_line(seed, players, bots):
-    simulator = Simulator(seed, SimulationOptions(players=players, bots=bots, fault_rate=1.0))
+@given(seed=seeds, players=player_counts, bots=bot_lineups, log_seq=st.booleans())
+def test_every_injected_fault_is_the_first_violation_on_its_line(seed, players, bots, log_seq):
+    simulator = Simulator(seed, SimulationOptions(players=players, bots=bots, fault_rate=1.0, log_seq=log_seq))
     events = simulator.match("m1")
     violations, _, _ = run(encode_events(events))
     if not simulator.injected:
@@ -74,3 +74,12 @@ def test_every_injected_fault_is_the_first_violation_on_its_line(seed, players, 
     (fault,) = simulator.injected
     assert violations, f"injected {fault} was not caught"
     assert (violations[0].line, violations[0].code) == (fault.index, fault.code)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=seeds, players=player_counts)
+def test_events_in_memory_replay_like_their_log(seed, players):
+    events = Simulator(seed, SimulationOptions(players=players, bots=("tactician", "random"))).match("m1")
+    validator = Validator()
+    assert list(validator.validate_events(events)) == []
+    assert validator.summary.valid_matches == 1

@@ -10,12 +10,16 @@ import msgspec
 import typer
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from . import __version__
+from .bots import BOTS
 from .events import json_schema
+from .recording import open_output, record
 from .rules import RULES, Rule, find_rule, select_codes
+from .simulate import SimulationOptions, Simulator
 from .validator import Validator
-from .writers import make_writer
+from .writers import make_writer, results_table
 
 app = typer.Typer(
     name="drawlog",
@@ -136,6 +140,74 @@ def rule(
         if index:
             console.rule()
         console.print(Markdown(_rule_markdown(item)))
+
+
+class Players(str, Enum):
+    """Table sizes ``simulate`` can play."""
+
+    two = "2"
+    three = "3"
+    four = "4"
+    mixed = "mixed"
+
+
+@app.command()
+def simulate(
+    matches: Annotated[int, typer.Option("--matches", "-n", min=1, help="How many matches.")] = 100,
+    players: Annotated[Players, typer.Option(help="Players per match; mixed picks 2, 3 or 4 each time.")]
+    = Players.two,
+    seed: Annotated[int, typer.Option(help="Random seed: the same seed gives the same bytes.")] = 0,
+    output: Annotated[str, typer.Option("--output", "-o", help="Log file (.jsonl, .jsonl.gz, .jsonl.zst) or - "
+                                                               "for standard output.")] = "-",
+    bots: Annotated[str, typer.Option(help=f"Bots by seat, comma-separated, repeated round the table "
+                                           f"({', '.join(BOTS)}).")] = "random",
+    stock: Annotated[bool, typer.Option("--stock/--no-stock", help="Log the stock in draw order.")] = True,
+    seq: Annotated[bool, typer.Option("--seq", help="Log seq numbers.")] = False,
+    timestamps: Annotated[bool, typer.Option("--timestamps", help="Log RFC 3339 timestamps (ts).")] = False,
+    reveal_hands: Annotated[bool, typer.Option("--reveal-hands", help="Log the hands left at round_end.")]
+    = False,
+    tables: Annotated[int, typer.Option(min=1, help="Tables logged at once: their lines interleave.")] = 1,
+    faults: Annotated[float, typer.Option(min=0.0, max=1.0, help="Share of matches given one known "
+                                                                 "violation.")] = 0.0,
+    faults_file: Annotated[Optional[str], typer.Option(help="Where to list injected faults as JSON lines "
+                                                            "(match, line, code); default: OUTPUT.faults.jsonl.")]
+    = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, no results table.")] = False,
+) -> None:
+    """Play matches with built-in bots on the rules engine and write them in log format v1."""
+    lineup = [name.strip() for name in bots.split(",") if name.strip()]
+    unknown = [name for name in lineup if name not in BOTS]
+    if unknown or not lineup:
+        raise typer.BadParameter(f"unknown bot {', '.join(unknown) or '(none)'}; choose from {', '.join(BOTS)}",
+                                 param_hint="--bots")
+    if faults > 0 and faults_file is None:
+        if output == "-":
+            raise typer.BadParameter("with --faults and standard output, name the list with --faults-file",
+                                     param_hint="--faults-file")
+        faults_file = f"{output}.faults.jsonl"
+    options = SimulationOptions(players=players.value if players is Players.mixed else int(players.value),
+                                bots=lineup, log_stock=stock, log_seq=seq, reveal_hands=reveal_hands,
+                                fault_rate=faults)
+    report = Console(stderr=output == "-")
+    progress = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                        console=Console(stderr=True), transient=True,
+                        disable=quiet or not Console(stderr=True).is_terminal)
+    try:
+        with progress, open_output(output) as stream:
+            task = progress.add_task("simulate", total=matches)
+            tally = record(Simulator(seed, options), matches, stream, tables=tables, timestamps=timestamps,
+                           seed=seed, on_match=lambda: progress.advance(task))
+    except OSError as error:
+        raise typer.BadParameter(f"cannot write {output}: {error.strerror or error}", param_hint="--output") \
+            from None
+    if faults_file is not None:
+        with open(faults_file, "wb") as listing:
+            for fault in tally.faults:
+                listing.write(msgspec.json.encode(fault) + b"\n")
+    if not quiet:
+        report.print(results_table(tally))
+        if faults_file is not None:
+            report.print(f"{len(tally.faults):,} faults injected, listed in {faults_file}")
 
 
 @app.command()

@@ -20,7 +20,7 @@ from typing import NamedTuple
 from .errors import Fault, IllegalAction
 from .line import LEFT, RIGHT, Line
 from .scoring import RoundScore, score_round
-from .tiles import TILE_ID, TILES, label, labels, members
+from .tiles import FULL_SET, TILE_ID, TILES, label, labels, members
 
 #: The stock tiles that may never be drawn.
 UNTOUCHABLE = 2
@@ -90,6 +90,13 @@ class Round:
     def playable(self, seat: int) -> int:
         """The bit set of the seat's tiles that fit the line now."""
         return self.hands[seat] & self.line.fitting()
+
+    def on_line(self) -> int:
+        """The bit set of tiles placed so far (every tile in neither a hand nor the stock)."""
+        held = 0
+        for hand in self.hands:
+            held |= hand
+        return FULL_SET & ~held & ~self.stock
 
     def drawing_allowed(self) -> bool:
         """Whether the stock holds more than the two untouchable tiles."""

@@ -3,7 +3,8 @@
 The simulator has no rules of its own: legality comes from
 :meth:`Round.legal_plays`, :meth:`Round.can_draw` and :meth:`Round.can_pass`,
 and every action goes through the engine's checked ``draw`` / ``play`` /
-``pass_turn``. Same seed, same events.
+``pass_turn``. Same seed, same events. With ``fault_rate`` a
+:class:`~drawlog.faults.FaultPlan` puts one known violation into some matches.
 """
 
 from __future__ import annotations
@@ -14,59 +15,19 @@ from dataclasses import dataclass
 
 import msgspec
 
+from .bots import BOTS, Bot
 from .events import Draw, Event, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
+from .faults import Defective, FaultPlan, InjectedFault
 from .match import Deal, Match, hand_size
-from .rounds import Round
-from .tiles import PIPS, TILE_COUNT, TILES, bits, members, tile_id
+from .tiles import TILE_COUNT, TILES, bits, members
 
-DRAW = ("draw",)
-PASS = ("pass",)
-Action = tuple
-
-
-class Bot:
-    """Chooses an action for the seat to move; subclasses name themselves in ``name``."""
-
-    name = "bot"
-
-    def choose(self, state: Round, seat: int, rng: random.Random) -> Action:
-        """``("draw",)``, ``("pass",)`` or ``("play", halves, end)``; must be legal."""
-        raise NotImplementedError
-
-
-class RandomBot(Bot):
-    """Uniform over every legal action, voluntary draws (and a draw before the opening tile) included."""
-
-    name = "random"
-
-    def choose(self, state: Round, seat: int, rng: random.Random) -> Action:
-        actions: list[Action] = [("play", halves, end) for halves, end in state.legal_plays(seat)]
-        if state.can_draw(seat):
-            actions.append(DRAW)
-        if not actions:
-            return PASS
-        return rng.choice(actions)
-
-
-class GreedyBot(Bot):
-    """Sheds the heaviest playable tile; draws only when it must, passes only when it must."""
-
-    name = "greedy"
-
-    def choose(self, state: Round, seat: int, rng: random.Random) -> Action:
-        plays = state.legal_plays(seat)
-        if plays:
-            halves, end = max(plays, key=lambda play: PIPS[tile_id(play[0])])
-            return ("play", halves, end)
-        return DRAW if state.can_draw(seat) else PASS
-
-
-BOTS: dict[str, type[Bot]] = {cls.name: cls for cls in (RandomBot, GreedyBot)}
+#: A line of a simulated log: an event, or an event written with a deliberate defect.
+LogItem = Event | Defective
 
 
 @dataclass
 class SimulationOptions:
-    """What the simulated logs include."""
+    """What is simulated and what the logs include."""
 
     players: int | str = 2  # 2, 3, 4 or "mixed"
     bots: Sequence[str] = ("random",)
@@ -80,53 +41,62 @@ class SimulationOptions:
 
 
 @dataclass(frozen=True)
-class InjectedFault:
-    """A violation put into a match on purpose: the match, the event's index in it (1-based), the code."""
+class MatchOutcome:
+    """Who played a finished match and how it ended (for the results table)."""
 
-    match: str
-    index: int
-    code: str
+    bots: tuple[str, ...]
+    scores: tuple[int, ...]
+    winner: int | None
 
 
 class Simulator:
-    """Plays matches and yields their events (msgspec structs of :mod:`drawlog.events`)."""
+    """Plays matches and returns their log lines (event structs, or defective ones when faults are on)."""
 
     def __init__(self, seed: int, options: SimulationOptions | None = None) -> None:
         self.rng = random.Random(seed)
         self.options = options or SimulationOptions()
-        #: Faults injected so far (``fault_rate`` > 0), at most one per match.
-        self.injected: list[InjectedFault] = []
-        self._fault_pending = False
+        self.faults = FaultPlan(self.rng, self.options.fault_rate)
+        #: The outcome of the last match played.
+        self.outcome: MatchOutcome | None = None
 
-    def matches(self, count: int) -> Iterator[list[Event]]:
-        """``count`` complete matches, each as its list of events."""
+    @property
+    def injected(self) -> list[InjectedFault]:
+        """Faults injected so far, at most one per match."""
+        return self.faults.injected
+
+    def matches(self, count: int) -> Iterator[list[LogItem]]:
+        """``count`` complete matches, each as its list of log lines."""
         for index in range(count):
             yield self.match(f"{self.options.match_prefix}{index + 1:06d}")
 
-    def match(self, match_id: str) -> list[Event]:
+    def match(self, match_id: str) -> list[LogItem]:
         """One complete match."""
         rng, options = self.rng, self.options
         players = options.players if options.players != "mixed" else rng.choice((2, 3, 4))
-        names = [f"p{seat + 1}" for seat in range(int(players))]
+        names = tuple(f"p{seat + 1}" for seat in range(int(players)))
         bots = [BOTS[options.bots[seat % len(options.bots)]]() for seat in range(len(names))]
         meta = {**(options.meta or {}), "bots": [bot.name for bot in bots]}
-        events: list[Event] = [MatchStart(match=match_id, players=names, meta=meta)]
+        self.faults.start_match(match_id, options.log_seq)
+        events: list[LogItem] = [MatchStart(match=match_id, players=list(names), meta=meta)]
         match = Match(names)
-        self._fault_pending = options.fault_rate > 0 and rng.random() < options.fault_rate
         opener = rng.randrange(len(names))
         while not match.result.decided:
+            if match.rounds_started:
+                opener = self.faults.opener((match.round.opener + 1) % len(names),  # type: ignore[union-attr]
+                                            len(names), len(events) + 1)
             self._play_round(match, match_id, opener, bots, events)
-            opener = (opener + 1) % len(names)
         scores = dict(zip(names, match.scores))
         winner = names[match.result.winner] if match.result.winner is not None else None
+        self.faults.final_claims(names, scores, len(events) + 1)
         events.append(MatchEnd(match=match_id, scores=scores, winner=winner))
+        self.outcome = MatchOutcome(tuple(bot.name for bot in bots), tuple(match.scores), match.result.winner)
         if options.log_seq:
-            events = [msgspec.structs.replace(event, seq=index) for index, event in enumerate(events, 1)]
+            events = _numbered(events, self.faults.seq_gaps(match_id))
         return events
 
     def _play_round(self, match: Match, match_id: str, opener: int, bots: list[Bot],
-                    events: list[Event]) -> None:
-        rng, names = self.rng, match.names
+                    events: list[LogItem]) -> None:
+        rng, names, faults = self.rng, match.names, self.faults
         tiles = list(range(TILE_COUNT))
         rng.shuffle(tiles)
         size = hand_size(len(names))
@@ -141,68 +111,64 @@ class Simulator:
         ))
         while not state.is_over:
             seat = state.turn
-            player = names[seat]
-            if self._fault_pending and rng.random() < 0.1:
-                self._inject_move_fault(state, seat, match_id, events)
+            injected = faults.move(state, seat, match_id, len(events) + 1) if faults.pending else None
+            if injected is not None:
+                events.append(injected)
                 continue
-            action = bots[seat].choose(state, seat, rng)
-            if action[0] == "draw":
-                tile = state.next_stock_tile()
-                state.draw(seat, TILES[tile])  # type: ignore[index]
-                events.append(Draw(match=match_id, player=player, tile=TILES[tile]))  # type: ignore[index]
-            elif action[0] == "play":
-                _, halves, end = action
-                if state.line.is_empty and rng.random() < 0.5:
-                    halves = (halves[1], halves[0])
-                needs_end = len(set(state.line.placements(halves).values())) > 1
-                state.play(seat, halves, end)
-                logged_end = end if needs_end or not self.options.omit_optional_end else None
-                events.append(Play(match=match_id, player=player, tile=halves, end=logged_end))
+            event = self._move(state, seat, bots[seat], match_id)
+            if faults.pending:
+                extra = faults.extra_line(event, len(events) + 1)
+                if extra is not None:
+                    events.append(extra)
+                events.append(faults.defect(event, len(events) + 1))
             else:
-                state.pass_turn(seat)
-                events.append(Pass(match=match_id, player=player))
+                events.append(event)
         score = match.settle_round()
         points = dict(zip(names, score.points))
-        if self._fault_pending and match.result.decided:
-            points[names[0]] += 1
-            self._record_fault(match_id, len(events) + 1, "R303")
+        winner = names[score.winner] if score.winner is not None else None
+        if faults.pending:
+            winner = faults.round_claims(names, winner, points, len(events) + 1)
         events.append(RoundEnd(
             match=match_id, round=number, reason=state.reason,  # type: ignore[arg-type]
-            winner=names[score.winner] if score.winner is not None else None,
-            points=points,
+            winner=winner, points=points,
             hands={name: [TILES[t] for t in members(hand)] for name, hand in zip(names, state.hands)}
             if self.options.reveal_hands else None,
         ))
 
-
-    def _record_fault(self, match_id: str, index: int, code: str) -> None:
-        self.injected.append(InjectedFault(match_id, index, code))
-        self._fault_pending = False
-
-    def _inject_move_fault(self, state: Round, seat: int, match_id: str, events: list[Event]) -> None:
-        """Replace the seat's move with one illegal move of a known code; the engine carries it on."""
+    def _move(self, state, seat: int, bot: Bot, match_id: str) -> Event:
+        """Let the bot act through the engine's checked actions; the event to log."""
         player = state.names[seat]
-        index = len(events) + 1
-        if not state.drawing_allowed() and state.stock_left > 0:
-            tile = state.next_stock_tile()
-            state.apply_draw(seat, tile)  # type: ignore[arg-type]
-            events.append(Draw(match=match_id, player=player, tile=TILES[tile]))  # type: ignore[index]
-            self._record_fault(match_id, index, "M205")
-        elif not state.drawing_allowed() and state.playable(seat):
-            state.apply_pass(seat)
-            events.append(Pass(match=match_id, player=player))
-            self._record_fault(match_id, index, "M208")
-        elif state.drawing_allowed() and not state.playable(seat):
-            state.apply_pass(seat)
-            events.append(Pass(match=match_id, player=player))
-            self._record_fault(match_id, index, "M207")
+        action = bot.choose(state, seat, self.rng)
+        if action[0] == "draw":
+            tile = TILES[state.next_stock_tile()]
+            state.draw(seat, tile)
+            return Draw(match=match_id, player=player, tile=tile)
+        if action[0] == "play":
+            _, halves, end = action
+            if state.line.is_empty and self.rng.random() < 0.5:
+                halves = (halves[1], halves[0])
+            needed = state.line.resolve(halves) is None
+            state.play(seat, halves, end)
+            return Play(match=match_id, player=player, tile=halves,
+                        end=end if needed or not self.options.omit_optional_end else None)
+        state.pass_turn(seat)
+        return Pass(match=match_id, player=player)
+
+
+def _numbered(events: list[LogItem], gaps: set[int]) -> list[LogItem]:
+    """Give each event its ``seq`` (1, 2, 3 …), skipping a number before each index in ``gaps``."""
+    numbered: list[LogItem] = []
+    seq = 0
+    for index, item in enumerate(events, 1):
+        if isinstance(item, Defective) and item.tile is not None:
+            numbered.append(item)  # an extra, broken line takes no number
+            continue
+        seq += 2 if index in gaps else 1
+        if isinstance(item, Defective):
+            numbered.append(msgspec.structs.replace(item, event=msgspec.structs.replace(item.event, seq=seq)))
         else:
-            others = [tile for other, hand in enumerate(state.hands) if other != seat for tile in members(hand)]
-            if not others:
-                return
-            tile = self.rng.choice(others)
-            events.append(Play(match=match_id, player=player, tile=TILES[tile], end="left"))
-            self._record_fault(match_id, index, "M202")
+            numbered.append(msgspec.structs.replace(item, seq=seq))
+    return numbered
 
 
 def _oriented(tile: int, rng: random.Random) -> tuple[int, int]:
@@ -213,15 +179,22 @@ def _oriented(tile: int, rng: random.Random) -> tuple[int, int]:
 _encoder = msgspec.json.Encoder()
 
 
-def encode_events(events: Sequence[Event]) -> list[bytes]:
-    """Each event as one JSON line (bytes, newline included)."""
-    return [_encoder.encode(event) + b"\n" for event in events]
+def encode_item(item: LogItem) -> bytes:
+    """One log line as JSON bytes, newline included."""
+    if isinstance(item, Defective):
+        return item.encode() + b"\n"
+    return _encoder.encode(item) + b"\n"
 
 
-def interleave(matches: Sequence[list[Event]], rng: random.Random) -> list[Event]:
-    """Merge several matches' events into one stream, keeping each match's own order."""
+def encode_events(events: Sequence[LogItem]) -> list[bytes]:
+    """Each log item as one JSON line (bytes, newline included)."""
+    return [encode_item(item) for item in events]
+
+
+def interleave(matches: Sequence[list[LogItem]], rng: random.Random) -> list[LogItem]:
+    """Merge several matches' lines into one stream, keeping each match's own order."""
     queues = [list(reversed(events)) for events in matches]
-    merged: list[Event] = []
+    merged: list[LogItem] = []
     while queues:
         queue = rng.choice(queues)
         merged.append(queue.pop())

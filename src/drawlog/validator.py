@@ -107,6 +107,24 @@ class Validator:
         """Validate the lines of one log held in memory (bytes or str, newline optional) named ``file``."""
         yield from self._validate_blocks(_as_blocks(lines), file)
 
+    def validate_events(self, events: Iterable[AnyEvent], file: str = "<events>") -> Iterator[Violation]:
+        """Replay events already decoded (a bot in the same process); the n-th event counts as line n."""
+        self._file = file
+        self._tables = {}
+        self.summary.files += 1
+        handlers = self._handlers
+        number = 0
+        try:
+            for number, event in enumerate(events, 1):  # noqa: B007 - read in finally
+                handlers[event.__class__](event, number)
+                if self._found:
+                    yield from self._flush()
+        finally:
+            self.summary.lines += number
+            self.summary.events += number
+        self._close_file()
+        yield from self._flush()
+
     def _validate_blocks(self, blocks: Iterable[bytes | LongLine], file: str) -> Iterator[Violation]:
         """The replay loop: decode each block of lines in one call when it is clean, line by line if not."""
         self._file = file

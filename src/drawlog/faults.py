@@ -1,0 +1,164 @@
+"""Known faults on demand: one deliberate violation put into a simulated match.
+
+A :class:`FaultPlan` decides, per match, whether to inject a fault and of
+which kind, then rewrites one move, claim or line at a moment where the fault
+is the *only* thing wrong: the engine carries the match on exactly as the
+validator will replay it, so the fault is the match's first violation. Each
+injection is recorded as an :class:`InjectedFault` (match, event index, code).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from .events import Draw, Event, Pass, Play
+from .rounds import Round
+from .tiles import TILES, members
+
+#: Moves: fault kinds that replace a player's move.
+MOVE_KINDS = ("M202", "M205", "M206", "M207", "M208")
+#: Kinds written as a defective line (an unknown field, a tile outside the set, a seq gap).
+LINE_KINDS = ("W401", "F002", "F003")
+#: Claims and deals: a wrong opener, winner, round points or final scores.
+CLAIM_KINDS = ("S104", "R302", "R303", "R306")
+KINDS = MOVE_KINDS + LINE_KINDS + CLAIM_KINDS
+
+
+@dataclass(frozen=True)
+class InjectedFault:
+    """A violation put into a match on purpose: the match, the event's index in it (1-based), the code."""
+
+    match: str
+    index: int
+    code: str
+
+
+class Defective(msgspec.Struct):
+    """An event written with a defect: ``extra`` fields added (W401) or ``tile`` replaced (F002)."""
+
+    event: Event
+    extra: dict[str, Any] | None = None
+    tile: list[int] | None = None
+
+    def encode(self) -> bytes:
+        """The event's JSON line with its defect."""
+        fields = msgspec.to_builtins(self.event)
+        if self.extra:
+            fields.update(self.extra)
+        if self.tile is not None:
+            fields["tile"] = self.tile
+        return msgspec.json.encode(fields)
+
+
+class FaultPlan:
+    """Chooses and injects at most one fault per match, at a rate, from ``kinds``."""
+
+    def __init__(self, rng: random.Random, rate: float, kinds: tuple[str, ...] = KINDS) -> None:
+        self.rng = rng
+        self.rate = rate
+        self.kinds = kinds
+        self.injected: list[InjectedFault] = []
+        self.pending: str | None = None
+        self._match = ""
+
+    def start_match(self, match_id: str, log_seq: bool) -> None:
+        """Decide whether this match gets a fault, and which kind."""
+        self._match = match_id
+        self.pending = None
+        if self.rate > 0 and self.rng.random() < self.rate:
+            kinds = [kind for kind in self.kinds if log_seq or kind != "F003"]
+            self.pending = self.rng.choice(kinds) if kinds else None
+
+    def _done(self, index: int) -> None:
+        self.injected.append(InjectedFault(self._match, index, self.pending))  # type: ignore[arg-type]
+        self.pending = None
+
+    def wants(self, *kinds: str) -> bool:
+        """Whether the pending fault is one of ``kinds`` (and it is time to try it)."""
+        return self.pending in kinds and self.rng.random() < 0.25
+
+    # -- deals and claims ----------------------------------------------------
+
+    def opener(self, expected: int, players: int, index: int) -> int:
+        """The opener to log for round 2 on: a wrong seat when S104 is due."""
+        if self.wants("S104"):
+            self._done(index)
+            return (expected + 1) % players
+        return expected
+
+    def round_claims(self, names: tuple[str, ...], winner: str | None, points: dict[str, int],
+                     index: int) -> str | None:
+        """Rewrite a round's claimed winner (R302) or points (R303); returns the winner to log."""
+        if self.wants("R303"):
+            points[names[0]] += 1
+            self._done(index)
+        elif self.wants("R302"):
+            self._done(index)
+            return next(name for name in names if name != winner)
+        return winner
+
+    def final_claims(self, names: tuple[str, ...], scores: dict[str, int], index: int) -> None:
+        """Rewrite the claimed final scores (R306)."""
+        if self.pending == "R306":
+            scores[names[-1]] += 1
+            self._done(index)
+
+    # -- lines and moves -----------------------------------------------------
+
+    def defect(self, event: Event, index: int) -> Event | Defective:
+        """Write a move with an unknown field (W401), or skip a seq number before it (F003)."""
+        if self.wants("W401"):
+            self._done(index)
+            return Defective(event, extra={"comment": "injected"})
+        if self.wants("F003"):
+            self._done(index)
+        return event
+
+    def seq_gaps(self, match_id: str) -> set[int]:
+        """Event indexes of ``match_id`` before which a seq number is skipped (F003)."""
+        return {fault.index for fault in self.injected if fault.match == match_id and fault.code == "F003"}
+
+    def extra_line(self, event: Event, index: int) -> Defective | None:
+        """A copy of a move with a tile outside the set, as an extra line before it (F002)."""
+        if isinstance(event, (Draw, Play)) and self.wants("F002"):
+            self._done(index)
+            return Defective(msgspec.structs.replace(event, seq=None), tile=[7, event.tile[0]])
+        return None
+
+    def move(self, state: Round, seat: int, match_id: str, index: int) -> Event | None:
+        """Replace ``seat``'s move with an illegal one when the state allows the pending kind.
+
+        The engine carries out what is physically possible (as a replay does):
+        an illegal draw or pass is applied, a tile not held or not in the stock is not.
+        """
+        kind = self.pending
+        if kind not in MOVE_KINDS or self.rng.random() >= 0.25:
+            return None
+        player = state.names[seat]
+        drawing = state.drawing_allowed()
+        playable = state.playable(seat)
+        event: Event | None = None
+        if kind == "M205" and not drawing and state.stock_left > 0:
+            tile = state.next_stock_tile()
+            state.apply_draw(seat, tile)  # type: ignore[arg-type]
+            event = Draw(match=match_id, player=player, tile=TILES[tile])  # type: ignore[index]
+        elif kind == "M206" and drawing:
+            elsewhere = [tile for other, hand in enumerate(state.hands) if other != seat for tile in members(hand)]
+            event = Draw(match=match_id, player=player, tile=TILES[self.rng.choice(elsewhere)])
+        elif kind == "M207" and drawing and not playable:
+            state.apply_pass(seat)
+            event = Pass(match=match_id, player=player)
+        elif kind == "M208" and not drawing and playable:
+            state.apply_pass(seat)
+            event = Pass(match=match_id, player=player)
+        elif kind == "M202":
+            elsewhere = [tile for other, hand in enumerate(state.hands) if other != seat for tile in members(hand)]
+            tile = self.rng.choice(elsewhere)
+            event = Play(match=match_id, player=player, tile=TILES[tile], end="left")
+        if event is not None:
+            self._done(index)
+        return event
