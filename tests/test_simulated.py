@@ -21,7 +21,7 @@ SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
 def run(lines: list[bytes]) -> tuple[list, Validator, list]:
     validator = Validator()
     finished = []
-    validator.on_match_end = finished.append
+    validator.replay.on_match_end = finished.append
     return list(validator.validate_lines(lines, "sim.jsonl")), validator, finished
 
 

@@ -1,27 +1,25 @@
-"""Validation: stream log lines, decode events, replay each match, report violations.
+"""Validation: read logs, decode their lines, replay every match, report violations.
 
-:class:`Validator` reads sources line by line, keeps one :class:`Table` per match
-open in the current file (matches may interleave), and hands every event to the
-rules engine (:mod:`drawlog.match`, :mod:`drawlog.rounds`). Violations are
-yielded as they are found, so output can stream and ``--fail-fast`` can stop.
+:class:`Validator` streams each source in blocks of lines, decodes a clean
+block in one call (line by line when it holds a bad line), reports what the
+log format gets wrong (F001, F002, W401, F007), and hands every event to a
+:class:`~drawlog.replay.Replay`. Violations are yielded as they are found, so
+output can stream and ``--fail-fast`` can stop.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator
 
 import msgspec
 
-from .errors import Fault, InputError
-from .events import KNOWN_FIELDS, AnyEvent, Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
-from .match import Match, check_players
+from .errors import InputError
+from .events import KNOWN_FIELDS, AnyEvent
 from .reader import MAX_LINE_BYTES, LongLine, Source, expand_paths, read_blocks
-from .rounds import Round
-from .rules import SEVERITY, WARNING
-from .scoring import default_target
-from .violations import Summary, Violation
+from .replay import Replay, Table
+from .rules import SEVERITY
+from .violations import Reporter, Summary, Violation
 
 _DECODER = msgspec.json.Decoder(AnyEvent)
 _ANY_DECODER = msgspec.json.Decoder()
@@ -30,53 +28,18 @@ _TWO_ON_ONE_LINE = re.compile(rb"\}[ \t\r]*\{")
 _BLOCK_LINES = 1024
 
 
-class Table:
-    """A match being replayed: the engine's state plus what the log format adds (seq, lines)."""
-
-    __slots__ = ("id", "match", "seat_of", "round", "last_seq", "last_line", "errors")
-
-    def __init__(self, match_id: str, match: Match | None, line: int) -> None:
-        self.id = match_id
-        self.match = match
-        self.seat_of = match.seat_of if match is not None else {}
-        self.round: Round | None = None
-        self.last_seq = 0
-        self.last_line = line
-        self.errors = 0
-
-    def round_number(self) -> int | None:
-        """The round in play, or the last one started (None before any)."""
-        if self.round is not None:
-            return self.round.number
-        if self.match is not None and self.match.rounds_started:
-            return self.match.rounds_started
-        return None
-
-
 class Validator:
     """Replays logs and yields violations; ``summary`` holds the counts so far.
 
     ``codes`` limits what is reported (all codes by default); the replay itself
-    always checks everything.
+    always checks everything. ``replay.on_match_end(table)``, when set, is
+    called as each match ends.
     """
 
     def __init__(self, codes: Iterable[str] | None = None) -> None:
         self.summary = Summary()
-        self.codes = frozenset(codes) if codes is not None else frozenset(SEVERITY)
-        self.on_match_end: Callable[[Table], None] | None = None
-        self._seen: set[str] = set()
-        self._found: list[Violation] = []
-        self._file = ""
-        self._tables: dict[str, Table] = {}
-        self._handlers: dict[type, Callable[[Any, int], None]] = {
-            MatchStart: self._match_start,
-            RoundStart: self._round_start,
-            Draw: self._draw,
-            Play: self._play,
-            Pass: self._pass,
-            RoundEnd: self._round_end,
-            MatchEnd: self._match_end,
-        }
+        self.reporter = Reporter(self.summary, frozenset(codes) if codes is not None else frozenset(SEVERITY))
+        self.replay = Replay(self.reporter)
 
     # -- inputs ------------------------------------------------------------
 
@@ -84,10 +47,7 @@ class Validator:
         """Validate files, folders (recursively) and ``-`` (standard input), in order."""
         for item in expand_paths(paths):
             if isinstance(item, InputError):
-                self.summary.unreadable += 1
-                self._file = item.path
-                self._emit("F007", item.reason, item.line, None, None, None)
-                yield from self._flush()
+                yield from self._unreadable(item)
             else:
                 yield from self.validate_source(item)
 
@@ -96,10 +56,7 @@ class Validator:
         try:
             blocks = read_blocks(source)
         except InputError as error:
-            self.summary.unreadable += 1
-            self._file = source.name
-            self._emit("F007", error.reason, error.line, None, None, None)
-            yield from self._flush()
+            yield from self._unreadable(error)
             return
         yield from self._validate_blocks(blocks, source.name)
 
@@ -109,41 +66,46 @@ class Validator:
 
     def validate_events(self, events: Iterable[AnyEvent], file: str = "<events>") -> Iterator[Violation]:
         """Replay events already decoded (a bot in the same process); the n-th event counts as line n."""
-        self._file = file
-        self._tables = {}
-        self.summary.files += 1
-        handlers = self._handlers
+        self._start(file)
+        handlers, reporter = self.replay.handlers, self.reporter
         number = 0
         try:
             for number, event in enumerate(events, 1):  # noqa: B007 - read in finally
                 handlers[event.__class__](event, number)
-                if self._found:
-                    yield from self._flush()
+                if reporter.found:
+                    yield from reporter.flush()
         finally:
             self.summary.lines += number
             self.summary.events += number
-        self._close_file()
-        yield from self._flush()
+        self.replay.end_input()
+        yield from reporter.flush()
+
+    def _start(self, file: str) -> None:
+        self.reporter.file = file
+        self.summary.files += 1
+
+    def _unreadable(self, error: InputError) -> Iterator[Violation]:
+        self.summary.unreadable += 1
+        self.reporter.file = error.path
+        self.reporter.emit("F007", error.reason, error.line)
+        yield from self.reporter.flush()
 
     def _validate_blocks(self, blocks: Iterable[bytes | LongLine], file: str) -> Iterator[Violation]:
-        """The replay loop: decode each block of lines in one call when it is clean, line by line if not."""
-        self._file = file
-        self._tables = {}
-        summary = self.summary
-        summary.files += 1
+        """The main loop: decode each block of lines in one call when it is clean, line by line if not."""
+        self._start(file)
+        summary, reporter = self.summary, self.reporter
         skipped_before = summary.blank_lines + summary.invalid_lines
         decode_lines = _DECODER.decode_lines
-        handlers = self._handlers
-        found = self._found
+        handlers = self.replay.handlers
+        found = reporter.found
         number = 0
         try:
             for block in blocks:
                 if block.__class__ is LongLine:
                     number += 1
-                    summary.invalid_lines += 1
-                    self._emit("F001", f"line is {block.length:,} bytes long; the limit is "  # type: ignore[union-attr]
-                                       f"{MAX_LINE_BYTES:,}", number, None, None, None)
-                    yield from self._flush()
+                    self._invalid("F001", f"line is {block.length:,} bytes long; the limit is "  # type: ignore[union-attr]
+                                          f"{MAX_LINE_BYTES:,}", number)
+                    yield from reporter.flush()
                     continue
                 count = block.count(b"\n") + (not block.endswith(b"\n"))  # type: ignore[union-attr]
                 events = None
@@ -157,7 +119,7 @@ class Validator:
                         number += 1
                         handlers[event.__class__](event, number)
                         if found:
-                            yield from self._flush()
+                            yield from reporter.flush()
                     continue
                 for raw in block.split(b"\n")[:count]:  # type: ignore[union-attr]
                     number += 1
@@ -165,249 +127,70 @@ class Validator:
                     if event is not None:
                         handlers[event.__class__](event, number)
                     if found:
-                        yield from self._flush()
+                        yield from reporter.flush()
         except InputError as error:
-            self._emit("F007", f"{error.reason}; stopped after line {number}", number + 1, None, None, None)
+            reporter.emit("F007", f"{error.reason}; stopped after line {number}", number + 1)
         finally:
             summary.lines += number
             summary.events += number - (summary.blank_lines + summary.invalid_lines - skipped_before)
-        self._close_file()
-        yield from self._flush()
+        self.replay.end_input()
+        yield from reporter.flush()
+
+    # -- decoding a line the fast path refused -------------------------------
+
+    def _invalid(self, code: str, message: str, number: int, match: str | None = None,
+                 round_number: int | None = None, player: str | None = None) -> None:
+        self.summary.invalid_lines += 1
+        self.reporter.emit(code, message, number, match, round_number, player)
 
     def _decode_line(self, raw: bytes, number: int) -> AnyEvent | None:
-        """Decode one line on the slow path: blank, too long, invalid JSON, or off the schema."""
-        summary = self.summary
+        """One line: blank, too long, invalid JSON, off the schema, or an event."""
         if len(raw) > MAX_LINE_BYTES:
-            summary.invalid_lines += 1
-            self._emit("F001", f"line is {len(raw):,} bytes long; the limit is {MAX_LINE_BYTES:,}",
-                       number, None, None, None)
+            self._invalid("F001", f"line is {len(raw):,} bytes long; the limit is {MAX_LINE_BYTES:,}", number)
             return None
         try:
             return _DECODER.decode(raw)
         except msgspec.ValidationError:
-            return self._decode_slowly(raw, number)
+            return self._decode_loosely(raw, number)
         except msgspec.DecodeError as error:
             if not raw or raw.isspace():
-                summary.blank_lines += 1
+                self.summary.blank_lines += 1
             else:
-                summary.invalid_lines += 1
-                self._emit("F001", f"not valid JSON: {error}", number, None, None, None)
+                self._invalid("F001", f"not valid JSON: {error}", number)
             return None
 
-    def _close_file(self) -> None:
-        for table in self._tables.values():
-            self._emit("F006", f"input ended inside match {table.id}: no match_end", table.last_line,
-                       table.id, table.round_number(), None, table)
-        self._tables = {}
-
-    def _decode_slowly(self, raw: bytes, number: int) -> AnyEvent | None:
-        """Decode a line the typed decoder refused: warn on unknown fields, report schema faults."""
+    def _decode_loosely(self, raw: bytes, number: int) -> AnyEvent | None:
+        """Decode a line the typed decoder refused: warn on unknown fields (W401), report schema faults (F002)."""
         try:
             obj = _ANY_DECODER.decode(raw)
         except msgspec.DecodeError as error:
-            self.summary.invalid_lines += 1
-            self._emit("F001", f"not valid JSON: {error}", number, None, None, None)
+            self._invalid("F001", f"not valid JSON: {error}", number)
             return None
         if not isinstance(obj, dict):
-            self.summary.invalid_lines += 1
-            self._emit("F002", f"expected a JSON object, got {_json_kind(obj)}", number, None, None, None)
+            self._invalid("F002", f"expected a JSON object, got {_json_kind(obj)}", number)
             return None
         match_id = obj.get("match") if isinstance(obj.get("match"), str) else None
+        player = obj.get("player") if isinstance(obj.get("player"), str) else None
+        table = self.replay.tables.get(match_id) if match_id is not None else None
+        round_number = table.round_number() if table is not None else None
         kind = obj.get("type")
         known = KNOWN_FIELDS.get(kind) if isinstance(kind, str) else None
-        table = self._tables.get(match_id) if match_id is not None else None
-        number_in_play = table.round_number() if table is not None else None
-        player = obj.get("player") if isinstance(obj.get("player"), str) else None
-        problem = None
         if known is None:
             problem = "missing field `type`" if kind is None else f"unknown event type {kind!r}"
         else:
             for name in [name for name in obj if name not in known]:
-                self._emit("W401", f"unknown field {name!r} in a {kind} event, ignored", number, match_id,
-                           number_in_play, player)
+                self.reporter.emit("W401", f"unknown field {name!r} in a {kind} event, ignored", number,
+                                   match_id, round_number, player)
                 del obj[name]
             try:
                 return msgspec.convert(obj, AnyEvent)
             except msgspec.ValidationError as error:
                 problem = f"{kind} event does not fit the format: {error}"
-        self.summary.invalid_lines += 1
-        self._emit("F002", problem, number, match_id, number_in_play, player, table)
         if table is not None:
-            table.last_line = number
-            seq = obj.get("seq")
-            if isinstance(seq, int) and not isinstance(seq, bool):
-                self._check_seq(table, seq, number)
-        return None
-
-    # -- reporting ---------------------------------------------------------
-
-    def _emit(self, code: str, message: str, line: int | None, match: str | None,
-              round_number: int | None, player: str | None, table: Table | None = None) -> None:
-        severity = SEVERITY[code]
-        if table is not None and severity != WARNING:
             table.errors += 1
-        if code not in self.codes:
-            return
-        self._found.append(Violation(file=self._file, line=line, match=match, round=round_number,
-                                     player=player, code=code, severity=severity, message=message))
-
-    def _faults(self, faults: Iterable[Fault], line: int, table: Table, player: str | None) -> None:
-        number = table.round_number()
-        for fault in faults:
-            self._emit(fault.code, fault.message, line, table.id, number, player, table)
-
-    def _flush(self) -> Iterator[Violation]:
-        """Yield what was found, counting each in the summary as it is handed out."""
-        found = self._found
-        if found:
-            batch = found[:]
-            found.clear()
-            summary = self.summary
-            for violation in batch:
-                summary.violations += 1
-                if violation.severity == WARNING:
-                    summary.warnings += 1
-                else:
-                    summary.errors += 1
-                yield violation
-
-    # -- events ------------------------------------------------------------
-
-    def _table(self, event: Any, line: int) -> Table | None:
-        """The event's match, its seq checked and its last line noted (None: reported F004)."""
-        table = self._tables.get(event.match)
-        if table is None:
-            return self._unknown_match(event, line)
-        seq = event.seq
-        if seq is not None and seq != table.last_seq + 1:
-            self._check_seq(table, seq, line)
-        elif seq is not None:
-            table.last_seq = seq
-        table.last_line = line
-        return table
-
-    def _unknown_match(self, event: Any, line: int) -> None:
-        self._emit("F004", f"{event.__struct_config__.tag} event of match {event.match}, which has not "
-                           f"started{' or has ended' if event.match in self._seen else ''}",
-                   line, event.match, None, getattr(event, "player", None))
-
-    def _check_seq(self, table: Table, seq: int, line: int) -> None:
-        expected = table.last_seq + 1
-        if seq != expected:
-            what = "a gap" if seq > expected else ("a repeat" if seq == table.last_seq else "a step back")
-            self._emit("F003", f"seq {seq} where {expected} is next ({what})", line, table.id,
-                       table.round_number(), None, table)
-        if seq > table.last_seq:
-            table.last_seq = seq
-
-    def _match_start(self, event: MatchStart, line: int) -> None:
-        match_id = event.match
-        first_time = match_id not in self._seen
-        self._seen.add(match_id)
-        self.summary.matches += 1
-        table = Table(match_id, None, line)
-        if not first_time:
-            self._emit("F005", f"match {match_id} is started a second time", line, match_id, None, None, table)
-        self._tables[match_id] = table
-        if event.seq is not None:
-            self._check_seq(table, event.seq, line)
-        faults, seats = check_players(event.players)
-        self._faults(faults, line, table, None)
-        if event.variant != "draw":
-            self._emit("W403", f"variant {event.variant!r} is not replayed: its events are read, not checked",
-                       line, match_id, None, None, table)
-            return
-        if not 2 <= len(seats) <= 4:
-            return
-        standard = default_target(len(seats))
-        if event.target is not None and event.target != standard:
-            self._emit("W402", f"target {event.target}; the standard with {len(seats)} players is {standard}",
-                       line, match_id, None, None, table)
-        table.match = Match(seats, event.target)
-        table.seat_of = table.match.seat_of
-
-    def _round_start(self, event: RoundStart, line: int) -> None:
-        table = self._table(event, line)
-        if table is None or table.match is None:
-            return
-        match = table.match
-        faults = match.close_open_round(f"round_start of round {event.round}")
-        deal_faults, deal = match.check_deal(event.round, event.opener, event.hands, event.stock)
-        table.round = match.start_round(deal)
-        self._faults(faults + deal_faults, line, table, None)
-
-    def _unmovable(self, table: Table, event: Draw | Play | Pass, line: int) -> None:
-        """Report why a move cannot be replayed: outside a round, or by someone not playing."""
-        if table.match is None:
-            return
-        if table.round is None:
-            where = "after round_end" if table.match.rounds_started else "before round_start"
-            self._emit("F004", f"{event.__struct_config__.tag} outside a round ({where})",
-                       line, table.id, table.round_number(), event.player, table)
-        else:
-            self._emit("M201", f"{event.player} is not a player of this match", line, table.id,
-                       table.round.number, event.player, table)
-
-    def _draw(self, event: Draw, line: int) -> None:
-        table = self._table(event, line)
-        if table is not None:
-            state, seat = table.round, table.seat_of.get(event.player)
-            if state is None or seat is None:
-                return self._unmovable(table, event, line)
-            faults = state.try_draw(seat, event.tile)
-            if faults:
-                self._faults(faults, line, table, event.player)
-
-    def _play(self, event: Play, line: int) -> None:
-        table = self._table(event, line)
-        if table is not None:
-            state, seat = table.round, table.seat_of.get(event.player)
-            if state is None or seat is None:
-                return self._unmovable(table, event, line)
-            faults = state.try_play(seat, event.tile, event.end)
-            if faults:
-                self._faults(faults, line, table, event.player)
-
-    def _pass(self, event: Pass, line: int) -> None:
-        table = self._table(event, line)
-        if table is not None:
-            state, seat = table.round, table.seat_of.get(event.player)
-            if state is None or seat is None:
-                return self._unmovable(table, event, line)
-            faults = state.try_pass(seat)
-            if faults:
-                self._faults(faults, line, table, event.player)
-
-    def _round_end(self, event: RoundEnd, line: int) -> None:
-        table = self._table(event, line)
-        if table is None or table.match is None:
-            return
-        if table.round is None:
-            self._emit("F004", f"round_end of round {event.round} outside a round", line, table.id,
-                       table.round_number(), None, table)
-            return
-        match = table.match
-        faults = match.check_round_end(event.round, event.reason, event.winner, event.points, event.hands)
-        self._faults(faults, line, table, None)
-        match.settle_round()
-        table.round = None
-
-    def _match_end(self, event: MatchEnd, line: int) -> None:
-        table = self._table(event, line)
-        if table is None:
-            return
-        match = table.match
-        if match is not None:
-            faults = match.close_open_round("match_end")
-            table.round = None
-            faults += match.check_match_end(event.scores, event.winner)
-            self._faults(faults, line, table, None)
-        del self._tables[table.id]
-        self.summary.complete_matches += 1
-        if table.errors == 0:
-            self.summary.valid_matches += 1
-        if self.on_match_end is not None:
-            self.on_match_end(table)
+        self._invalid("F002", problem, number, match_id, round_number, player)
+        self.replay.invalid_line(match_id, obj.get("seq"), number)
+        return None
 
 
 def _as_blocks(lines: Iterable[bytes | str]) -> Iterator[bytes]:
@@ -447,3 +230,6 @@ def validate_paths(paths: list[str]) -> tuple[list[Violation], Summary]:
     validator = Validator()
     found = list(validator.validate_paths(paths))
     return found, validator.summary
+
+
+__all__ = ["Table", "Validator", "validate_lines", "validate_paths"]

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import msgspec
+
+from .rules import SEVERITY, WARNING
 
 
 class Violation(msgspec.Struct, kw_only=True):
@@ -38,3 +42,41 @@ class Summary(msgspec.Struct, kw_only=True):
     unreadable: int = 0
     complete_matches: int = 0
     valid_matches: int = 0
+
+
+class Reporter:
+    """Collects violations as they are found and counts them as they are handed out.
+
+    ``file`` is the input being read; only ``codes`` are kept (``--select`` /
+    ``--ignore``). :meth:`flush` yields what was found since the last call and
+    counts it in ``summary``, so a consumer that stops early (``--fail-fast``)
+    leaves counts that match what it reported.
+    """
+
+    def __init__(self, summary: Summary, codes: frozenset[str]) -> None:
+        self.summary = summary
+        self.codes = codes
+        self.file = ""
+        self.found: list[Violation] = []
+
+    def emit(self, code: str, message: str, line: int | None, match: str | None = None,
+             round_number: int | None = None, player: str | None = None) -> None:
+        """Record one violation in the current file (dropped when its code is not selected)."""
+        if code in self.codes:
+            self.found.append(Violation(file=self.file, line=line, match=match, round=round_number,
+                                        player=player, code=code, severity=SEVERITY[code], message=message))
+
+    def flush(self) -> Iterator[Violation]:
+        """Yield what was found, counting each in the summary as it is handed out."""
+        found = self.found
+        if found:
+            batch = found[:]
+            found.clear()
+            summary = self.summary
+            for violation in batch:
+                summary.violations += 1
+                if violation.severity == WARNING:
+                    summary.warnings += 1
+                else:
+                    summary.errors += 1
+                yield violation

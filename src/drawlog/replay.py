@@ -1,0 +1,233 @@
+"""Replaying matches from their events: one :class:`Table` per open match.
+
+:class:`Replay` turns each event into calls to the rules engine
+(:mod:`drawlog.match`, :mod:`drawlog.rounds`) and reports what the engine finds,
+plus what only the log format can get wrong: ``seq`` order (F003), events of
+matches not started (F004), matches started twice (F005) or never ended (F006).
+It knows nothing of files or JSON: :mod:`drawlog.validator` feeds it events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .errors import Fault
+from .events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
+from .match import Match, check_players
+from .rounds import Round
+from .rules import SEVERITY, WARNING
+from .scoring import default_target
+from .violations import Reporter
+
+
+class Table:
+    """A match being replayed: the engine's state plus what the log format adds (seq, lines)."""
+
+    __slots__ = ("id", "match", "seat_of", "round", "last_seq", "last_line", "errors")
+
+    def __init__(self, match_id: str, match: Match | None, line: int) -> None:
+        self.id = match_id
+        self.match = match
+        self.seat_of = match.seat_of if match is not None else {}
+        self.round: Round | None = None
+        self.last_seq = 0
+        self.last_line = line
+        self.errors = 0
+
+    def round_number(self) -> int | None:
+        """The round in play, or the last one started (None before any)."""
+        if self.round is not None:
+            return self.round.number
+        if self.match is not None and self.match.rounds_started:
+            return self.match.rounds_started
+        return None
+
+
+class Replay:
+    """Replays the events of the matches in one input, reporting violations to ``reporter``.
+
+    ``handlers`` maps each event class to its handler, ``handler(event, line)``;
+    call :meth:`end_input` when the input ends, so unfinished matches are reported.
+    """
+
+    def __init__(self, reporter: Reporter) -> None:
+        self.reporter = reporter
+        self.on_match_end: Callable[[Table], None] | None = None
+        self.tables: dict[str, Table] = {}
+        self._seen: set[str] = set()
+        self.handlers: dict[type, Callable[[Any, int], None]] = {
+            MatchStart: self._match_start,
+            RoundStart: self._round_start,
+            Draw: self._draw,
+            Play: self._play,
+            Pass: self._pass,
+            RoundEnd: self._round_end,
+            MatchEnd: self._match_end,
+        }
+
+    def end_input(self) -> None:
+        """F006 for every match still open; the next input starts with none."""
+        for table in self.tables.values():
+            self._emit("F006", f"input ended inside match {table.id}: no match_end", table.last_line,
+                       table.id, table.round_number(), None, table)
+        self.tables = {}
+
+    def invalid_line(self, match_id: str | None, seq: object, line: int) -> Table | None:
+        """Note a line of ``match_id`` that could not be read as an event: its last line, its seq."""
+        table = self.tables.get(match_id) if match_id is not None else None
+        if table is not None:
+            table.last_line = line
+            if isinstance(seq, int) and not isinstance(seq, bool):
+                self._check_seq(table, seq, line)
+        return table
+
+    def _emit(self, code: str, message: str, line: int | None, match: str | None,
+              round_number: int | None, player: str | None, table: Table | None = None) -> None:
+        if table is not None and SEVERITY[code] != WARNING:
+            table.errors += 1
+        self.reporter.emit(code, message, line, match, round_number, player)
+
+    def _faults(self, faults: Iterable[Fault], line: int, table: Table, player: str | None) -> None:
+        number = table.round_number()
+        for fault in faults:
+            self._emit(fault.code, fault.message, line, table.id, number, player, table)
+
+    # -- events ------------------------------------------------------------
+
+    def _table(self, event: Any, line: int) -> Table | None:
+        """The event's match, its seq checked and its last line noted (None: reported F004)."""
+        table = self.tables.get(event.match)
+        if table is None:
+            return self._unknown_match(event, line)
+        seq = event.seq
+        if seq is not None and seq != table.last_seq + 1:
+            self._check_seq(table, seq, line)
+        elif seq is not None:
+            table.last_seq = seq
+        table.last_line = line
+        return table
+
+    def _unknown_match(self, event: Any, line: int) -> None:
+        self._emit("F004", f"{event.__struct_config__.tag} event of match {event.match}, which has not "
+                           f"started{' or has ended' if event.match in self._seen else ''}",
+                   line, event.match, None, getattr(event, "player", None))
+
+    def _check_seq(self, table: Table, seq: int, line: int) -> None:
+        expected = table.last_seq + 1
+        if seq != expected:
+            what = "a gap" if seq > expected else ("a repeat" if seq == table.last_seq else "a step back")
+            self._emit("F003", f"seq {seq} where {expected} is next ({what})", line, table.id,
+                       table.round_number(), None, table)
+        if seq > table.last_seq:
+            table.last_seq = seq
+
+    def _match_start(self, event: MatchStart, line: int) -> None:
+        match_id = event.match
+        first_time = match_id not in self._seen
+        self._seen.add(match_id)
+        self.reporter.summary.matches += 1
+        table = Table(match_id, None, line)
+        if not first_time:
+            self._emit("F005", f"match {match_id} is started a second time", line, match_id, None, None, table)
+        self.tables[match_id] = table
+        if event.seq is not None:
+            self._check_seq(table, event.seq, line)
+        faults, seats = check_players(event.players)
+        self._faults(faults, line, table, None)
+        if event.variant != "draw":
+            self._emit("W403", f"variant {event.variant!r} is not replayed: its events are read, not checked",
+                       line, match_id, None, None, table)
+            return
+        if not 2 <= len(seats) <= 4:
+            return
+        standard = default_target(len(seats))
+        if event.target is not None and event.target != standard:
+            self._emit("W402", f"target {event.target}; the standard with {len(seats)} players is {standard}",
+                       line, match_id, None, None, table)
+        table.match = Match(seats, event.target)
+        table.seat_of = table.match.seat_of
+
+    def _round_start(self, event: RoundStart, line: int) -> None:
+        table = self._table(event, line)
+        if table is None or table.match is None:
+            return
+        match = table.match
+        faults = match.close_open_round(f"round_start of round {event.round}")
+        deal_faults, deal = match.check_deal(event.round, event.opener, event.hands, event.stock)
+        table.round = match.start_round(deal)
+        self._faults(faults + deal_faults, line, table, None)
+
+    def _unmovable(self, table: Table, event: Draw | Play | Pass, line: int) -> None:
+        """Report why a move cannot be replayed: outside a round, or by someone not playing."""
+        if table.match is None:
+            return
+        if table.round is None:
+            where = "after round_end" if table.match.rounds_started else "before round_start"
+            self._emit("F004", f"{event.__struct_config__.tag} outside a round ({where})",
+                       line, table.id, table.round_number(), event.player, table)
+        else:
+            self._emit("M201", f"{event.player} is not a player of this match", line, table.id,
+                       table.round.number, event.player, table)
+
+    def _draw(self, event: Draw, line: int) -> None:
+        table = self._table(event, line)
+        if table is not None:
+            state, seat = table.round, table.seat_of.get(event.player)
+            if state is None or seat is None:
+                return self._unmovable(table, event, line)
+            faults = state.try_draw(seat, event.tile)
+            if faults:
+                self._faults(faults, line, table, event.player)
+
+    def _play(self, event: Play, line: int) -> None:
+        table = self._table(event, line)
+        if table is not None:
+            state, seat = table.round, table.seat_of.get(event.player)
+            if state is None or seat is None:
+                return self._unmovable(table, event, line)
+            faults = state.try_play(seat, event.tile, event.end)
+            if faults:
+                self._faults(faults, line, table, event.player)
+
+    def _pass(self, event: Pass, line: int) -> None:
+        table = self._table(event, line)
+        if table is not None:
+            state, seat = table.round, table.seat_of.get(event.player)
+            if state is None or seat is None:
+                return self._unmovable(table, event, line)
+            faults = state.try_pass(seat)
+            if faults:
+                self._faults(faults, line, table, event.player)
+
+    def _round_end(self, event: RoundEnd, line: int) -> None:
+        table = self._table(event, line)
+        if table is None or table.match is None:
+            return
+        if table.round is None:
+            self._emit("F004", f"round_end of round {event.round} outside a round", line, table.id,
+                       table.round_number(), None, table)
+            return
+        match = table.match
+        faults = match.check_round_end(event.round, event.reason, event.winner, event.points, event.hands)
+        self._faults(faults, line, table, None)
+        match.settle_round()
+        table.round = None
+
+    def _match_end(self, event: MatchEnd, line: int) -> None:
+        table = self._table(event, line)
+        if table is None:
+            return
+        match = table.match
+        if match is not None:
+            faults = match.close_open_round("match_end")
+            table.round = None
+            faults += match.check_match_end(event.scores, event.winner)
+            self._faults(faults, line, table, None)
+        del self.tables[table.id]
+        summary = self.reporter.summary
+        summary.complete_matches += 1
+        if table.errors == 0:
+            summary.valid_matches += 1
+        if self.on_match_end is not None:
+            self.on_match_end(table)
