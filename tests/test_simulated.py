@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 
 from hypothesis import HealthCheck, given, settings
@@ -83,3 +84,42 @@ def test_events_in_memory_replay_like_their_log(seed, players):
     validator = Validator()
     assert list(validator.validate_events(events)) == []
     assert validator.summary.valid_matches == 1
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=seeds, players=st.sampled_from([2, 3, 4]))
+def test_replay_fast_paths_agree_with_the_checks(seed, players):
+    """try_draw / try_play / try_pass report exactly what check_* finds, for every action in reach."""
+    from drawlog.tiles import TILES
+
+    simulator = Simulator(seed, SimulationOptions(players=players, bots=("random",)))
+    events = simulator.match("m1")
+    validator = Validator()
+    states = []
+    validator.replay.handlers = {
+        **validator.replay.handlers,
+        **{cls: _recording(handler, validator, states)
+           for cls, handler in validator.replay.handlers.items()},
+    }
+    list(validator.validate_events(events))
+    assert states, "no round was replayed"
+    rng = random.Random(seed)
+    for state in rng.sample(states, min(len(states), 12)):
+        for seat in range(len(state.names)):
+            for halves in rng.sample(TILES, 6):
+                for end in (None, "left", "right"):
+                    trial = copy.deepcopy(state)
+                    assert trial.try_play(seat, halves, end) == state.check_play(seat, halves, end)[0]
+                trial = copy.deepcopy(state)
+                assert trial.try_draw(seat, halves) == state.check_draw(seat, halves)[0]
+            trial = copy.deepcopy(state)
+            assert trial.try_pass(seat) == state.check_pass(seat)
+
+
+def _recording(handler, validator, states):
+    def record(event, line):
+        handler(event, line)
+        table = validator.replay.tables.get(event.match)
+        if table is not None and table.round is not None:
+            states.append(copy.deepcopy(table.round))
+    return record

@@ -197,6 +197,8 @@ def simulate(
             task = progress.add_task("simulate", total=matches)
             tally = record(Simulator(seed, options), matches, stream, tables=tables, timestamps=timestamps,
                            seed=seed, on_match=lambda: progress.advance(task))
+    except BrokenPipeError:
+        raise  # the reader went away (| head): click exits quietly
     except OSError as error:
         raise typer.BadParameter(f"cannot write {output}: {error.strerror or error}", param_hint="--output") \
             from None

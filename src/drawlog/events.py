@@ -94,7 +94,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (MatchStart, RoundStart, Draw, Play, Pass
 
 #: Field names each event type knows, by its ``type`` tag (for the unknown-field warning).
 KNOWN_FIELDS: dict[str, frozenset[str]] = {
-    cls.__struct_config__.tag: frozenset(cls.__struct_fields__) | {"type"}  # type: ignore[attr-defined]
+    str(cls.__struct_config__.tag): frozenset(cls.__struct_fields__) | {"type"}
     for cls in EVENT_TYPES
 }
 

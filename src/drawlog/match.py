@@ -64,7 +64,6 @@ class Match:
         self.round: Round | None = None
         self.rounds_started = 0
         self.round_open = False
-        self.last_score: RoundScore | None = None
         self.result = MatchResult(False, None, False)
 
     def expected_opener(self) -> int | None:
@@ -236,7 +235,7 @@ class Match:
             for halves in tiles:
                 revealed |= TILE_BIT[halves]  # type: ignore[index]
             if revealed != state.hands[seat] or len(tiles) != revealed.bit_count():
-                shown = " ".join(format_halves(h) for h in tiles) or "nothing"
+                shown = " ".join(format_halves((h[0], h[1])) for h in tiles) or "nothing"
                 wrong.append(f"reveals {shown} for {name}; the replay leaves {labels(state.hands[seat])}")
         return [Fault("R304", "; ".join(wrong))] if wrong else []
 
@@ -248,7 +247,6 @@ class Match:
         for seat, points in enumerate(score.points):
             self.scores[seat] += points
         self.round_open = False
-        self.last_score = score
         self.result = match_result(self.scores, self.target)
         return score
 

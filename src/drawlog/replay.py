@@ -14,7 +14,7 @@ from typing import Any
 
 from .errors import Fault
 from .events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
-from .match import Match, check_players
+from .match import MAX_PLAYERS, MIN_PLAYERS, Match, check_players
 from .rounds import Round
 from .rules import SEVERITY, WARNING
 from .scoring import default_target
@@ -99,7 +99,8 @@ class Replay:
         """The event's match, its seq checked and its last line noted (None: reported F004)."""
         table = self.tables.get(event.match)
         if table is None:
-            return self._unknown_match(event, line)
+            self._unknown_match(event, line)
+            return None
         seq = event.seq
         if seq is not None and seq != table.last_seq + 1:
             self._check_seq(table, seq, line)
@@ -139,7 +140,7 @@ class Replay:
             self._emit("W403", f"variant {event.variant!r} is not replayed: its events are read, not checked",
                        line, match_id, None, None, table)
             return
-        if not 2 <= len(seats) <= 4:
+        if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
             return
         standard = default_target(len(seats))
         if event.target is not None and event.target != standard:

@@ -7,7 +7,10 @@ Each action has one place where its rules live:
 * ``can_draw`` / ``can_play`` / ``can_pass`` answer yes or no;
 * ``draw`` / ``play`` / ``pass_turn`` raise :class:`IllegalAction` or apply;
 * ``apply_draw`` / ``apply_play`` / ``apply_pass`` carry a move out unchecked,
-  so a replay can go on after an illegal but physically possible move.
+  so a replay can go on after an illegal but physically possible move;
+* ``try_draw`` / ``try_play`` / ``try_pass`` are what a replay calls: a fast
+  path for the legal move, else ``check_X`` then ``apply_X`` when possible
+  (a property test checks they report exactly what ``check_X`` does).
 
 The round knows seats (0 = first player clockwise), not names, and nothing of
 logs: :mod:`drawlog.match` and :mod:`drawlog.validator` sit above it.
@@ -81,11 +84,6 @@ class Round:
     def is_over(self) -> bool:
         """Whether the round ended by domino or block."""
         return self.reason is not None
-
-    @property
-    def players(self) -> int:
-        """How many players sit at the table."""
-        return len(self.names)
 
     def playable(self, seat: int) -> int:
         """The bit set of the seat's tiles that fit the line now."""
@@ -343,6 +341,7 @@ def _out_of_turn(state: Round, seat: int, verb: str) -> Fault:
 
 
 def _over(state: Round, verb: str) -> Fault:
-    how = f"{state.names[state.winner]} went out" if state.reason == DOMINO else "every player passed"
+    how = "every player passed" if state.winner is None or state.reason != DOMINO \
+        else f"{state.names[state.winner]} went out"
     return Fault("M209", f"{verb} after the round ended ({state.reason}: {how})", True)
 

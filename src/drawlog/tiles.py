@@ -92,7 +92,7 @@ def label(tile: int) -> str:
     return f"[{low}|{high}]"
 
 
-def format_halves(halves: tuple[int, int] | list[int]) -> str:
+def format_halves(halves: tuple[int, int]) -> str:
     """Halves written as ``[a|b]``, in the order given."""
     return f"[{halves[0]}|{halves[1]}]"
 

@@ -101,15 +101,15 @@ class Validator:
         number = 0
         try:
             for block in blocks:
-                if block.__class__ is LongLine:
+                if isinstance(block, LongLine):
                     number += 1
-                    self._invalid("F001", f"line is {block.length:,} bytes long; the limit is "  # type: ignore[union-attr]
+                    self._invalid("F001", f"line is {block.length:,} bytes long; the limit is "
                                           f"{MAX_LINE_BYTES:,}", number)
                     yield from reporter.flush()
                     continue
-                count = block.count(b"\n") + (not block.endswith(b"\n"))  # type: ignore[union-attr]
+                count = block.count(b"\n") + (not block.endswith(b"\n"))
                 events = None
-                if _TWO_ON_ONE_LINE.search(block) is None:  # type: ignore[arg-type]
+                if _TWO_ON_ONE_LINE.search(block) is None:
                     try:
                         events = decode_lines(block)
                     except (msgspec.ValidationError, msgspec.DecodeError):
@@ -121,11 +121,11 @@ class Validator:
                         if found:
                             yield from reporter.flush()
                     continue
-                for raw in block.split(b"\n")[:count]:  # type: ignore[union-attr]
+                for raw in block.split(b"\n")[:count]:
                     number += 1
-                    event = self._decode_line(raw, number)
-                    if event is not None:
-                        handlers[event.__class__](event, number)
+                    decoded = self._decode_line(raw, number)
+                    if decoded is not None:
+                        handlers[decoded.__class__](decoded, number)
                     if found:
                         yield from reporter.flush()
         except InputError as error:
