@@ -568,7 +568,8 @@ def test_schema_prints_the_json_schema() -> None:
 def test_version() -> None:
     result = cli("--version")
     assert result.exit_code == 0
-    assert result.stdout == f"drawlog {drawlog.__version__}\n"
+    engine = "compiled" if drawlog.COMPILED else "pure-Python"
+    assert result.stdout == f"drawlog {drawlog.__version__} ({engine} engine)\n"
     from importlib.metadata import version
 
     assert drawlog.__version__ == version("drawlog")

@@ -285,3 +285,11 @@ def test_match_decided_only_after_round_settled():
 
 def test_pip_total():
     assert pip_total(hand((6, 6), (0, 0), (1, 2))) == 15
+
+
+def test_copy_is_independent():
+    state = make_round([hand((1, 4), (4, 5)), hand((1, 2), (4, 6))])
+    twin = state.copy()
+    twin.play(0, (1, 4))
+    assert state.line.is_empty and state.turn == 0 and state.hands[0] == hand((1, 4), (4, 5))
+    assert (twin.line.left, twin.line.right) == (1, 4) and twin.turn == 1

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import random
 
 from hypothesis import HealthCheck, given, settings
@@ -108,11 +107,11 @@ def test_replay_fast_paths_agree_with_the_checks(seed, players):
         for seat in range(len(state.names)):
             for halves in rng.sample(TILES, 6):
                 for end in (None, "left", "right"):
-                    trial = copy.deepcopy(state)
+                    trial = state.copy()
                     assert trial.try_play(seat, halves, end) == state.check_play(seat, halves, end)[0]
-                trial = copy.deepcopy(state)
+                trial = state.copy()
                 assert trial.try_draw(seat, halves) == state.check_draw(seat, halves)[0]
-            trial = copy.deepcopy(state)
+            trial = state.copy()
             assert trial.try_pass(seat) == state.check_pass(seat)
 
 
@@ -121,5 +120,5 @@ def _recording(handler, validator, states):
         handler(event, line)
         table = validator.replay.tables.get(event.match)
         if table is not None and table.round is not None:
-            states.append(copy.deepcopy(table.round))
+            states.append(table.round.copy())
     return record

@@ -15,6 +15,9 @@ from .violations import Summary, Violation
 
 __version__ = "0.1.0"
 
+#: Whether the rules engine runs compiled (mypyc) or as pure Python; both behave the same.
+COMPILED = hasattr(Round, "__mypyc_attrs__")
+
 __all__ = [
     "BLOCKED", "DOMINO", "FORMAT_VERSION", "RULES", "RULES_BY_CODE",
     "AnyEvent", "DrawlogError", "Fault", "IllegalAction", "InputError", "Match", "MatchResult",

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from . import __version__
+from . import COMPILED, __version__
 from .bots import BOTS
 from .events import json_schema
 from .recording import open_output, record
@@ -51,7 +51,7 @@ class RuleFormat(str, Enum):
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"drawlog {__version__}")
+        typer.echo(f"drawlog {__version__} ({'compiled' if COMPILED else 'pure-Python'} engine)")
         raise typer.Exit()
 
 

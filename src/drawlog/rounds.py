@@ -78,6 +78,15 @@ class Round:
         self.winner: int | None = None
         self._score: RoundScore | None = None
 
+    def copy(self) -> Round:
+        """An independent copy of this state (for trying a move, or a bot's look-ahead)."""
+        twin = Round(self.names, self.opener, list(self.hands), self.stock, None, self.number)
+        twin.stock_order = list(self.stock_order) if self.stock_order is not None else None
+        twin.line.left, twin.line.right, twin.line.length = self.line.left, self.line.right, self.line.length
+        twin.turn, twin.passes_in_row = self.turn, self.passes_in_row
+        twin.reason, twin.winner, twin._score = self.reason, self.winner, self._score
+        return twin
+
     # -- queries -----------------------------------------------------------
 
     @property
