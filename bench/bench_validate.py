@@ -352,7 +352,8 @@ def main(argv: list[str] | None = None) -> int:
         ratios["cli/decode_typed"] = round(rows["validate (CLI)"]["events_per_s"] / typed, 4)
 
     print()
-    print(f"log: {path.name}  {events:,} events, {meta['matches']:,} matches, {meta['bytes'] / 1e6:.1f} MB")
+    print(f"log: {path.name}  {events:,} events, {meta['matches']:,} matches, {meta['bytes'] / 1e6:.1f} MB; "
+          f"drawlog {drawlog.__version__}, {'compiled' if drawlog.COMPILED else 'pure-Python'} engine")
     print(f"{'measurement':<22}{'events':>12}{'seconds':>10}{'events/s':>14}")
     print("-" * 58)
     for name, row in rows.items():
@@ -370,7 +371,8 @@ def main(argv: list[str] | None = None) -> int:
     results = {
         "benchmark": "validate",
         "date": time.strftime("%Y-%m-%d"),
-        "drawlog": {"version": drawlog.__version__, "commit": _git_commit()},
+        "drawlog": {"version": drawlog.__version__, "commit": _git_commit(),
+                    "engine": "compiled" if drawlog.COMPILED else "pure-Python"},
         "machine": {"python": platform.python_version(), "msgspec": msgspec.__version__,
                     "platform": platform.platform(), "cpu": _cpu_model(), "cpus": os.cpu_count()},
         "log": {k: meta[k] for k in ("events", "lines", "matches", "interleaved_matches", "players",

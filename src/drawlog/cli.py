@@ -9,8 +9,6 @@ from typing import Annotated, Optional
 import msgspec
 import typer
 from rich.console import Console
-from rich.markdown import Markdown
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from . import COMPILED, __version__
 from .bots import BOTS
@@ -135,6 +133,8 @@ def rule(
     if output_format is RuleFormat.json:
         typer.echo(msgspec.json.encode(chosen if show_all else chosen[0]).decode())
         return
+    from rich.markdown import Markdown
+
     console = Console(highlight=False)
     for index, item in enumerate(chosen):
         if index:
@@ -188,6 +188,8 @@ def simulate(
     options = SimulationOptions(players=players.value if players is Players.mixed else int(players.value),
                                 bots=lineup, log_stock=stock, log_seq=seq, reveal_hands=reveal_hands,
                                 fault_rate=faults)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
     report = Console(stderr=output == "-")
     progress = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                         console=Console(stderr=True), transient=True,
