@@ -184,24 +184,22 @@ def read_lines(path: Path) -> int:
     return count
 
 
-def decode_typed(path: Path) -> int:
-    decode = msgspec.json.Decoder(AnyEvent).decode
+def _decode_each_line(path: Path, decoder: msgspec.json.Decoder) -> int:
+    decode = decoder.decode
     count = 0
     with open(path, "rb") as stream:
         for line in stream:
             decode(line)
             count += 1
     return count
+
+
+def decode_typed(path: Path) -> int:
+    return _decode_each_line(path, msgspec.json.Decoder(AnyEvent))
 
 
 def decode_untyped(path: Path) -> int:
-    decode = msgspec.json.Decoder().decode
-    count = 0
-    with open(path, "rb") as stream:
-        for line in stream:
-            decode(line)
-            count += 1
-    return count
+    return _decode_each_line(path, msgspec.json.Decoder())
 
 
 def validate_library(path: Path) -> tuple[int, drawlog.Summary, list]:

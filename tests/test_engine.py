@@ -293,3 +293,11 @@ def test_copy_is_independent():
     twin.play(0, (1, 4))
     assert state.line.is_empty and state.turn == 0 and state.hands[0] == hand((1, 4), (4, 5))
     assert (twin.line.left, twin.line.right) == (1, 4) and twin.turn == 1
+
+
+def test_passes_with_drawing_still_possible_never_block():
+    state = make_round([hand((0, 1), (5, 5)), hand((2, 3), (3, 4))])
+    state.play(0, (0, 1))
+    for seat in (1, 0, 1, 0):
+        assert [f.code for f in state.try_pass(seat)][:1] == ["M207"]
+    assert not state.is_over

@@ -324,11 +324,16 @@ class Round:
         return faults
 
     def apply_pass(self, seat: int) -> None:
-        """Carry out a pass, unchecked; the round is blocked once every player passed in a row."""
+        """Carry out a pass, unchecked.
+
+        The round is blocked once every player has passed in a row with the stock
+        down to two: with more in the stock drawing is still possible, so even a
+        table of (illegal) passes does not end the round.
+        """
         players = len(self.hands)
         self.turn = (seat + 1) % players
         self.passes_in_row += 1
-        if self.passes_in_row >= players:
+        if self.passes_in_row >= players and self.stock_left <= UNTOUCHABLE:
             self.reason = BLOCKED
             self.winner = self.score().winner
 
