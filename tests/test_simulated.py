@@ -18,11 +18,26 @@ seeds = st.integers(min_value=0, max_value=2**32 - 1)
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+class Finished:
+    """An observer that keeps the table of every match that ends."""
+
+    def __init__(self) -> None:
+        self.tables: list = []
+
+    def match_started(self, *args) -> None: ...
+    def round_started(self, *args) -> None: ...
+    def moved(self, *args) -> None: ...
+    def round_settled(self, *args) -> None: ...
+
+    def match_ended(self, table, claim, line) -> None:
+        self.tables.append(table)
+
+
 def run(lines: list[bytes]) -> tuple[list, Validator, list]:
     validator = Validator()
-    finished = []
-    validator.replay.on_match_end = finished.append
-    return list(validator.validate_lines(lines, "sim.jsonl")), validator, finished
+    finished = Finished()
+    validator.replay.observer = finished
+    return list(validator.validate_lines(lines, "sim.jsonl")), validator, finished.tables
 
 
 @SETTINGS

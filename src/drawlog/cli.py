@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sys
+import time
 from enum import Enum
+from pathlib import Path
 from typing import Annotated, Optional
 
 import msgspec
@@ -12,12 +14,14 @@ from rich.console import Console
 
 from . import COMPILED, __version__
 from .bots import BOTS
+from .dataset import PARTITION_KEYS, OutputError, write_tables
 from .events import json_schema
 from .recording import open_output, record
 from .rules import RULES, Rule, find_rule, select_codes
 from .simulate import SimulationOptions, Simulator
 from .validator import Validator
-from .writers import make_writer, results_table
+from .violations import Summary
+from .writers import frame_table, make_writer, results_table, summary_line, write_frame
 
 app = typer.Typer(
     name="drawlog",
@@ -212,6 +216,150 @@ def simulate(
         report.print(results_table(tally))
         if faults_file is not None:
             report.print(f"{len(tally.faults):,} faults injected, listed in {faults_file}")
+
+
+class FrameFormat(str, Enum):
+    """How ``query``, ``players`` and ``ratings`` print their tables."""
+
+    table = "table"
+    csv = "csv"
+    json = "json"
+    parquet = "parquet"
+
+
+def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_label: str,
+                 quiet: bool) -> Summary:
+    """Validate and write the tables; a usage error (exit 2) when the folder or the key is refused."""
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    validator = Validator()
+    console = Console(stderr=True)
+    progress = Progress(SpinnerColumn(), TextColumn(progress_label), TextColumn("{task.fields[lines]:,} lines"),
+                        TextColumn("{task.fields[matches]:,} matches"), TextColumn("{task.fields[rate]}"),
+                        TimeElapsedColumn(), console=console, transient=True,
+                        disable=quiet or not console.is_terminal)
+    started = time.perf_counter()
+    with progress:
+        task = progress.add_task(progress_label, lines=0, matches=0, rate="")
+
+        def advance(_size: int) -> None:
+            summary = validator.summary
+            elapsed = max(time.perf_counter() - started, 1e-9)
+            progress.update(task, lines=summary.lines, matches=summary.matches,
+                            rate=f"{summary.matches / elapsed:,.0f} matches/s")
+
+        validator.on_block = advance
+        try:
+            return write_tables(paths, Path(out), partition_by, validator=validator)
+        except OutputError as error:
+            raise typer.BadParameter(str(error), param_hint="--out/--partition-by") from None
+
+
+@app.command()
+def stats(
+    paths: Annotated[list[str], typer.Argument(help="Log files, folders, or - for standard input.")],
+    out: Annotated[str, typer.Option("--out", "-o", help="Folder for the Parquet tables (replaced whole).")],
+    partition_by: Annotated[Optional[str], typer.Option(help="Write hive-style folders by this column: "
+                                                             "tournament, table_name or file.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
+) -> None:
+    """Replay the logs and write matches, rounds, players, moves and violations as Parquet tables."""
+    summary = _write_stats(paths, out, partition_by, "stats", quiet)
+    Console(stderr=True, highlight=False).print(f"wrote {out}: {summary_line(summary)}", soft_wrap=True)
+    if summary.files == 0:
+        raise typer.Exit(EXIT_UNUSABLE)
+
+
+@app.command()
+def audit(
+    paths: Annotated[list[str], typer.Argument(help="Log files, folders, or - for standard input.")],
+    out: Annotated[str, typer.Option("--out", "-o", help="Folder for the Parquet tables (replaced whole).")],
+    partition_by: Annotated[Optional[str], typer.Option(help="Write hive-style folders by this column.")] = None,
+    top: Annotated[int, typer.Option(min=1, help="How many players and files to list.")] = 5,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
+) -> None:
+    """The main job, in one pass: validate, write the tables, and print what was found.
+
+    Exit status: 0 when the tables were written (the findings are in them), 2 when nothing could be read.
+    """
+    from .reports import audit_summary
+
+    summary = _write_stats(paths, out, partition_by, "auditing", quiet)
+    console = Console(highlight=False)
+    share = summary.valid_matches / summary.matches if summary.matches else 0.0
+    console.print(f"[bold]{summary.matches:,} matches read, {summary.valid_matches:,} valid ({share:.1%}), "
+                  f"{summary.complete_matches:,} complete[/bold]", soft_wrap=True)
+    console.print(summary_line(summary), soft_wrap=True)
+    found = audit_summary(Path(out), top=top)
+    for key, title in (("by_code", "violations by code"), ("players", "players with most errors"),
+                       ("files", "files with most errors")):
+        if found[key].height:
+            console.print(frame_table(found[key], title=title))
+    console.print(f"tables in {out}: query them with `drawlog query {out} \"SQL\"`", soft_wrap=True)
+    if summary.files == 0:
+        raise typer.Exit(EXIT_UNUSABLE)
+
+
+def _frame_command(compute, fmt: FrameFormat, output: Optional[str]) -> None:  # noqa: ANN001
+    if fmt is FrameFormat.parquet and output in (None, "-") and sys.stdout.isatty():
+        raise typer.BadParameter("parquet goes to a file: add -o FILE", param_hint="--format")
+    try:
+        frame = compute()
+    except OutputError as error:
+        raise typer.BadParameter(str(error), param_hint="DIR") from None
+    write_frame(frame, fmt.value, output, Console(highlight=False))
+
+
+@app.command()
+def query(
+    folder: Annotated[str, typer.Argument(help="A folder written by `drawlog stats` or `drawlog audit`.")],
+    sql: Annotated[str, typer.Argument(help="SQL over the tables matches, rounds, players, moves, violations.")],
+    output_format: Annotated[FrameFormat, typer.Option("--format", "-f")] = FrameFormat.table,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file.")] = None,
+) -> None:
+    """Run SQL (polars SQL) over the statistics tables."""
+    import polars as pl
+
+    from .reports import query as run_query
+
+    def compute():  # noqa: ANN202
+        try:
+            return run_query(Path(folder), sql)
+        except (pl.exceptions.PolarsError, pl.exceptions.SQLInterfaceError) as error:
+            raise typer.BadParameter(f"the query failed: {error}", param_hint="SQL") from None
+
+    _frame_command(compute, output_format, output)
+
+
+@app.command()
+def players(
+    folder: Annotated[str, typer.Argument(help="A folder written by `drawlog stats` or `drawlog audit`.")],
+    by: Annotated[Optional[str], typer.Option(help="Also group by this matches column (tournament, "
+                                                   "table_name, file).")] = None,
+    sort: Annotated[str, typer.Option(help="Sort by this column.")] = "rating",
+    output_format: Annotated[FrameFormat, typer.Option("--format", "-f")] = FrameFormat.table,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file.")] = None,
+) -> None:
+    """A leaderboard per player: results, rating, how they win, how they draw, how often they break rules."""
+    from .reports import LEADERBOARD_SORTS, leaderboard
+
+    if sort not in LEADERBOARD_SORTS:
+        raise typer.BadParameter(f"choose one of {', '.join(LEADERBOARD_SORTS)}", param_hint="--sort")
+    if by is not None and by not in PARTITION_KEYS:
+        raise typer.BadParameter(f"choose one of {', '.join(PARTITION_KEYS)}", param_hint="--by")
+    _frame_command(lambda: leaderboard(Path(folder), by=by, sort=sort), output_format, output)
+
+
+@app.command()
+def ratings(
+    folder: Annotated[str, typer.Argument(help="A folder written by `drawlog stats` or `drawlog audit`.")],
+    output_format: Annotated[FrameFormat, typer.Option("--format", "-f")] = FrameFormat.table,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file.")] = None,
+) -> None:
+    """Plackett–Luce skill ratings (openskill) from complete matches in time order, with their uncertainty."""
+    from .reports import ratings as compute_ratings
+
+    _frame_command(lambda: compute_ratings(Path(folder)), output_format, output)
 
 
 @app.command()

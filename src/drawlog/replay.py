@@ -10,7 +10,7 @@ It knows nothing of files or JSON: :mod:`drawlog.validator` feeds it events.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Protocol
 
 from .errors import Fault
 from .events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
@@ -44,16 +44,41 @@ class Table:
         return None
 
 
+class Observer(Protocol):
+    """What a replay tells an observer as it goes (``drawlog.stats`` builds its tables from it).
+
+    Each hook gets the match's :class:`Table` and the line of the event; ``claim``
+    is the log's ``round_end`` / ``match_end``, or ``None`` when the log left it out.
+    """
+
+    def match_started(self, table: Table, event: MatchStart, line: int) -> None:
+        """A match began (also a match that is not replayed: ``table.match`` is None)."""
+
+    def round_started(self, table: Table, event: RoundStart, line: int) -> None:
+        """A deal was replayed; ``table.round`` is the new round."""
+
+    def moved(self, table: Table, state: Round, seat: int, event: Draw | Play | Pass, line: int,
+              could_play: bool, faults: tuple[Fault, ...]) -> None:
+        """A move was replayed (applied unless a fault says it is impossible)."""
+
+    def round_settled(self, table: Table, state: Round, claim: RoundEnd | None, line: int) -> None:
+        """A round's points were added to the match's scores."""
+
+    def match_ended(self, table: Table, claim: MatchEnd | None, line: int) -> None:
+        """A match ended, or the input ended inside it (``claim`` None)."""
+
+
 class Replay:
     """Replays the events of the matches in one input, reporting violations to ``reporter``.
 
     ``handlers`` maps each event class to its handler, ``handler(event, line)``;
     call :meth:`end_input` when the input ends, so unfinished matches are reported.
+    ``observer``, when set, is told of every match, round and move as it is replayed.
     """
 
-    def __init__(self, reporter: Reporter) -> None:
+    def __init__(self, reporter: Reporter, observer: Observer | None = None) -> None:
         self.reporter = reporter
-        self.on_match_end: Callable[[Table], None] | None = None
+        self.observer = observer
         self.tables: dict[str, Table] = {}
         self._seen: set[str] = set()
         self.handlers: dict[type, Callable[[Any, int], None]] = {
@@ -71,6 +96,8 @@ class Replay:
         for table in self.tables.values():
             self._emit("F006", f"input ended inside match {table.id}: no match_end", table.last_line,
                        table.id, table.round_number(), None, table)
+            if self.observer is not None:
+                self.observer.match_ended(table, None, table.last_line)
         self.tables = {}
 
     def invalid_line(self, match_id: str | None, seq: object, line: int) -> Table | None:
@@ -129,6 +156,9 @@ class Replay:
         self._seen.add(match_id)
         self.reporter.summary.matches += 1
         table = Table(match_id, None, line)
+        previous = self.tables.get(match_id)
+        if previous is not None and self.observer is not None:
+            self.observer.match_ended(previous, None, previous.last_line)  # replaced, never finished
         if not first_time:
             self._emit("F005", f"match {match_id} is started a second time", line, match_id, None, None, table)
         self.tables[match_id] = table
@@ -136,6 +166,13 @@ class Replay:
             self._check_seq(table, event.seq, line)
         faults, seats = check_players(event.players)
         self._faults(faults, line, table, None)
+        self._set_up(table, event, seats, line)
+        if self.observer is not None:
+            self.observer.match_started(table, event, line)
+
+    def _set_up(self, table: Table, event: MatchStart, seats: list[str], line: int) -> None:
+        """W403 and W402, and the :class:`Match` to replay (none when the variant or seats rule it out)."""
+        match_id = table.id
         if event.variant != "draw":
             self._emit("W403", f"variant {event.variant!r} is not replayed: its events are read, not checked",
                        line, match_id, None, None, table)
@@ -154,10 +191,21 @@ class Replay:
         if table is None or table.match is None:
             return
         match = table.match
-        faults = match.close_open_round(f"round_start of round {event.round}")
+        faults = self._close_open_round(table, f"round_start of round {event.round}", line)
         deal_faults, deal = match.check_deal(event.round, event.opener, event.hands, event.stock)
         table.round = match.start_round(deal)
         self._faults(faults + deal_faults, line, table, None)
+        if self.observer is not None:
+            self.observer.round_started(table, event, line)
+
+    def _close_open_round(self, table: Table, what: str, line: int) -> list[Fault]:
+        """R307 for a round left without round_end; the observer hears it settled without a claim."""
+        state = table.round
+        faults = table.match.close_open_round(what)  # type: ignore[union-attr]
+        table.round = None
+        if faults and self.observer is not None and state is not None:
+            self.observer.round_settled(table, state, None, line)
+        return faults
 
     def _unmovable(self, table: Table, event: Draw | Play | Pass, line: int) -> None:
         """Report why a move cannot be replayed: outside a round, or by someone not playing."""
@@ -177,9 +225,13 @@ class Replay:
             state, seat = table.round, table.seat_of.get(event.player)
             if state is None or seat is None:
                 return self._unmovable(table, event, line)
+            observer = self.observer
+            could_play = observer is not None and state.playable(seat) != 0
             faults = state.try_draw(seat, event.tile)
             if faults:
                 self._faults(faults, line, table, event.player)
+            if observer is not None:
+                observer.moved(table, state, seat, event, line, could_play, faults)
 
     def _play(self, event: Play, line: int) -> None:
         table = self._table(event, line)
@@ -187,9 +239,13 @@ class Replay:
             state, seat = table.round, table.seat_of.get(event.player)
             if state is None or seat is None:
                 return self._unmovable(table, event, line)
+            observer = self.observer
+            could_play = observer is not None and state.playable(seat) != 0
             faults = state.try_play(seat, event.tile, event.end)
             if faults:
                 self._faults(faults, line, table, event.player)
+            if observer is not None:
+                observer.moved(table, state, seat, event, line, could_play, faults)
 
     def _pass(self, event: Pass, line: int) -> None:
         table = self._table(event, line)
@@ -197,9 +253,13 @@ class Replay:
             state, seat = table.round, table.seat_of.get(event.player)
             if state is None or seat is None:
                 return self._unmovable(table, event, line)
+            observer = self.observer
+            could_play = observer is not None and state.playable(seat) != 0
             faults = state.try_pass(seat)
             if faults:
                 self._faults(faults, line, table, event.player)
+            if observer is not None:
+                observer.moved(table, state, seat, event, line, could_play, faults)
 
     def _round_end(self, event: RoundEnd, line: int) -> None:
         table = self._table(event, line)
@@ -209,11 +269,13 @@ class Replay:
             self._emit("F004", f"round_end of round {event.round} outside a round", line, table.id,
                        table.round_number(), None, table)
             return
-        match = table.match
+        match, state = table.match, table.round
         faults = match.check_round_end(event.round, event.reason, event.winner, event.points, event.hands)
         self._faults(faults, line, table, None)
         match.settle_round()
         table.round = None
+        if self.observer is not None:
+            self.observer.round_settled(table, state, event, line)
 
     def _match_end(self, event: MatchEnd, line: int) -> None:
         table = self._table(event, line)
@@ -221,8 +283,7 @@ class Replay:
             return
         match = table.match
         if match is not None:
-            faults = match.close_open_round("match_end")
-            table.round = None
+            faults = self._close_open_round(table, "match_end", line)
             faults += match.check_match_end(event.scores, event.winner)
             self._faults(faults, line, table, None)
         del self.tables[table.id]
@@ -230,5 +291,5 @@ class Replay:
         summary.complete_matches += 1
         if table.errors == 0:
             summary.valid_matches += 1
-        if self.on_match_end is not None:
-            self.on_match_end(table)
+        if self.observer is not None:
+            self.observer.match_ended(table, event, line)

@@ -10,7 +10,7 @@ output can stream and ``--fail-fast`` can stop.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 import msgspec
 
@@ -32,14 +32,16 @@ class Validator:
     """Replays logs and yields violations; ``summary`` holds the counts so far.
 
     ``codes`` limits what is reported (all codes by default); the replay itself
-    always checks everything. ``replay.on_match_end(table)``, when set, is
-    called as each match ends.
+    always checks everything. ``replay.observer``, when set, hears of every
+    match, round and move (see :class:`~drawlog.replay.Observer`).
     """
 
     def __init__(self, codes: Iterable[str] | None = None) -> None:
         self.summary = Summary()
         self.reporter = Reporter(self.summary, frozenset(codes) if codes is not None else frozenset(SEVERITY))
         self.replay = Replay(self.reporter)
+        #: Called with the byte size of each block of lines read (for progress bars).
+        self.on_block: Callable[[int], None] | None = None
 
     # -- inputs ------------------------------------------------------------
 
@@ -107,6 +109,8 @@ class Validator:
                                           f"{MAX_LINE_BYTES:,}", number)
                     yield from reporter.flush()
                     continue
+                if self.on_block is not None:
+                    self.on_block(len(block))
                 count = block.count(b"\n") + (not block.endswith(b"\n"))
                 events = None
                 if _TWO_ON_ONE_LINE.search(block) is None:

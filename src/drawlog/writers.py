@@ -212,3 +212,38 @@ def results_table(tally: Tally) -> Table:
                       f"{record.win_share:.1%}", f"{record.drawn:,}",
                       f"{record.points / record.seats:.1f}" if record.seats else "-")
     return table
+
+
+def frame_table(frame, title: str | None = None) -> Table:  # noqa: ANN001 - polars.DataFrame
+    """A polars DataFrame as a rich table (floats to 3 decimals, nulls blank)."""
+    table = Table(title=title, title_justify="left")
+    fractional = []
+    for name, dtype in frame.schema.items():
+        table.add_column(name, justify="right" if dtype.is_numeric() else "left")
+        fractional.append(dtype.is_float() or dtype.is_decimal())
+    for row in frame.iter_rows():
+        table.add_row(*("" if value is None else f"{float(value):.3f}" if exact else str(value)
+                        for value, exact in zip(row, fractional)))
+    return table
+
+
+def write_frame(frame, fmt: str, output: str | None, console: Console) -> None:  # noqa: ANN001
+    """Print a DataFrame as a rich table (``table``), or write it as csv, json or parquet to ``output`` or stdout."""
+    import sys
+
+    if fmt == "table":
+        console.print(frame_table(frame))
+        return
+    target = sys.stdout.buffer if output in (None, "-") else open(output, "wb")  # noqa: SIM115
+    try:
+        if fmt == "csv":
+            frame.write_csv(target)
+        elif fmt == "json":
+            frame.write_json(target)
+        else:
+            frame.write_parquet(target)
+    finally:
+        if target is not sys.stdout.buffer:
+            target.close()
+        else:
+            target.flush()

@@ -1,0 +1,133 @@
+"""Reports over a statistics folder: SQL queries, the player leaderboard, skill ratings, the audit summary.
+
+Everything here reads the Parquet tables written by :mod:`drawlog.dataset`
+with polars; nothing re-reads the logs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from .dataset import open_tables
+
+#: Leaderboard columns a user may sort by (``drawlog players --sort``).
+LEADERBOARD_SORTS = ("rating", "win_share", "match_wins", "matches", "points_per_round", "violations_per_100_moves",
+                     "voluntary_draw_share", "draws_per_turn", "player")
+
+
+def query(folder: Path, sql: str) -> pl.DataFrame:
+    """Run SQL over the tables by their names (matches, rounds, players, moves, violations)."""
+    context = pl.SQLContext(frames=open_tables(folder), eager=False)
+    return context.execute(sql).collect()
+
+
+def ratings(folder: Path) -> pl.DataFrame:
+    """A Plackett–Luce rating per player (openskill) from complete matches, in time order.
+
+    Matches are taken by ``started_at`` (then file and line); the final scores
+    rank the seats, equal scores tie. ``ordinal`` is ``mu − 3·sigma``, a
+    conservative estimate.
+    """
+    from openskill.models import PlackettLuce
+
+    tables = open_tables(folder)
+    matches = (
+        tables["matches"]
+        .filter(pl.col("complete") & pl.col("replayed") & pl.col("scores").is_not_null())
+        .sort(["started_at", "file", "first_line"], nulls_last=True)
+        .select("player_names", "scores")
+        .collect()
+    )
+    model = PlackettLuce()
+    current: dict[str, Any] = {}
+    played: dict[str, int] = {}
+    for names, scores in matches.iter_rows():
+        teams = [[current.get(name) or model.rating(name=name)] for name in names]
+        rated = model.rate(teams, scores=list(scores))
+        for name, (rating,) in zip(names, rated):
+            current[name] = rating
+            played[name] = played.get(name, 0) + 1
+    rows = [
+        {"player": name, "mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal(),
+         "rated_matches": played[name]}
+        for name, rating in current.items()
+    ]
+    schema = {"player": pl.String, "mu": pl.Float64, "sigma": pl.Float64, "ordinal": pl.Float64,
+              "rated_matches": pl.Int64}
+    return pl.DataFrame(rows, schema=schema).sort("ordinal", descending=True)
+
+
+def leaderboard(folder: Path, by: str | None = None, sort: str = "rating") -> pl.DataFrame:
+    """Per player (and per ``by`` column of the matches, e.g. tournament): results, habits and faults."""
+    tables = open_tables(folder)
+    keys = ["player"] + ([by] if by else [])
+    seats = (
+        tables["matches"]
+        .select("match", "player_names", "winner", *([by] if by else []))
+        .explode("player_names")
+        .rename({"player_names": "player"})
+        .group_by(keys)
+        .agg(pl.len().alias("matches"), (pl.col("winner") == pl.col("player")).sum().alias("match_wins"))
+    )
+    rounds = tables["rounds"].select("match", "round", "reason")
+    per_round = (
+        tables["players"]
+        .join(rounds, on=["match", "round"], how="left")
+        .group_by(keys)
+        .agg(
+            pl.len().alias("rounds"),
+            (pl.col("won") & (pl.col("reason") == "domino")).sum().alias("rounds_won_domino"),
+            (pl.col("won") & (pl.col("reason") == "blocked")).sum().alias("rounds_won_blocked"),
+            pl.col("points").mean().alias("points_per_round"),
+            pl.col("pips_left").filter(~pl.col("won")).mean().alias("pips_left_per_lost_round"),
+            pl.col("plays").sum().alias("plays"),
+            pl.col("draws").sum().alias("draws"),
+            pl.col("voluntary_draws").sum().alias("voluntary_draws"),
+            pl.col("passes").sum().alias("passes"),
+        )
+    )
+    moves = tables["moves"].group_by(keys).agg(pl.len().alias("moves"))
+    faults = (
+        tables["violations"]
+        .filter(pl.col("player").is_not_null() & (pl.col("severity") == "error"))
+        .group_by(keys)
+        .agg(pl.len().alias("violations"))
+    )
+    board = (
+        seats.join(per_round, on=keys, how="left", nulls_equal=True)
+        .join(moves, on=keys, how="left", nulls_equal=True)
+        .join(faults, on=keys, how="left", nulls_equal=True)
+        .with_columns(pl.col("moves", "violations").fill_null(0))
+        .with_columns(
+            (pl.col("match_wins") / pl.col("matches")).alias("win_share"),
+            (pl.col("draws") / (pl.col("plays") + pl.col("passes"))).alias("draws_per_turn"),
+            (pl.col("voluntary_draws") / pl.col("draws")).alias("voluntary_draw_share"),
+            (100 * pl.col("violations") / pl.col("moves")).alias("violations_per_100_moves"),
+        )
+        .collect()
+    )
+    rated = ratings(folder).select("player", pl.col("ordinal").alias("rating"), pl.col("sigma").alias("rating_sigma"))
+    board = board.join(rated, on="player", how="left")
+    columns = [*keys, "matches", "match_wins", "win_share", "rating", "rating_sigma", "rounds", "rounds_won_domino",
+               "rounds_won_blocked", "points_per_round", "pips_left_per_lost_round", "draws_per_turn",
+               "voluntary_draw_share", "passes", "violations", "violations_per_100_moves"]
+    descending = sort not in ("player", "violations_per_100_moves", "draws_per_turn")
+    return board.select(columns).sort([sort, "player"], descending=[descending, False], nulls_last=True)
+
+
+def audit_summary(folder: Path, top: int = 5) -> dict[str, pl.DataFrame]:
+    """What an audit prints: violations by code, and the players and files with most errors."""
+    tables = open_tables(folder)
+    violations = tables["violations"]
+    errors = violations.filter(pl.col("severity") == "error")
+    return {
+        "by_code": violations.group_by("code", "severity").agg(pl.len().alias("count"))
+        .sort(["count", "code"], descending=[True, False]).collect(),
+        "players": errors.filter(pl.col("player").is_not_null()).group_by("player")
+        .agg(pl.len().alias("errors")).sort(["errors", "player"], descending=[True, False]).head(top).collect(),
+        "files": errors.group_by("file").agg(pl.len().alias("errors"))
+        .sort(["errors", "file"], descending=[True, False]).head(top).collect(),
+    }

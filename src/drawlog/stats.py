@@ -1,0 +1,244 @@
+"""Statistics tables from the validating replay: matches, rounds, players, moves, violations.
+
+:class:`StatsRecorder` is a replay :class:`~drawlog.replay.Observer`: it turns
+each replayed match, round and move into rows, always from the recomputed
+state, never from the log's claims (those get their own ``claimed_*``
+columns). Rows are buffered per table and written to Parquet in row groups
+as the input streams, so memory does not grow with the input.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from .errors import Fault
+from .events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
+from .replay import Table
+from .rounds import Round
+from .tiles import TILE_ID, is_double, label
+from .violations import Violation
+
+#: Columns copied from the match into every table, so each can be partitioned by them.
+MATCH_KEYS = ("tournament", "table_name")
+
+_KEYS = [("tournament", pa.string()), ("table_name", pa.string()), ("file", pa.string())]
+
+SCHEMAS: dict[str, pa.Schema] = {
+    "matches": pa.schema([
+        ("match", pa.string()), *_KEYS,
+        ("players", pa.int8()), ("player_names", pa.list_(pa.string())), ("target", pa.int32()),
+        ("rounds", pa.int32()), ("winner", pa.string()), ("drawn", pa.bool_()), ("complete", pa.bool_()),
+        ("valid", pa.bool_()), ("errors", pa.int32()), ("replayed", pa.bool_()), ("variant", pa.string()),
+        ("started_at", pa.timestamp("us", tz="UTC")), ("scores", pa.list_(pa.int32())),
+        ("claimed_winner", pa.string()), ("claimed_scores", pa.list_(pa.int32())),
+        ("first_line", pa.int64()), ("last_line", pa.int64()),
+    ]),
+    "rounds": pa.schema([
+        ("match", pa.string()), ("round", pa.int32()), *_KEYS,
+        ("opener", pa.string()), ("reason", pa.string()), ("winner", pa.string()), ("points", pa.int32()),
+        ("stock_left", pa.int8()), ("plays", pa.int32()), ("draws", pa.int32()), ("passes", pa.int32()),
+        ("voluntary_draws", pa.int32()), ("opening_tile", pa.string()), ("opened_with_double", pa.bool_()),
+        ("claimed_reason", pa.string()), ("claimed_winner", pa.string()), ("has_round_end", pa.bool_()),
+        ("line", pa.int64()),
+    ]),
+    "players": pa.schema([
+        ("match", pa.string()), ("round", pa.int32()), ("player", pa.string()), ("seat", pa.int8()), *_KEYS,
+        ("points", pa.int32()), ("score", pa.int32()), ("pips_left", pa.int32()), ("tiles_left", pa.int8()),
+        ("plays", pa.int32()), ("draws", pa.int32()), ("voluntary_draws", pa.int32()), ("passes", pa.int32()),
+        ("won", pa.bool_()), ("opener", pa.bool_()), ("claimed_points", pa.int32()),
+    ]),
+    "moves": pa.schema([
+        ("match", pa.string()), ("round", pa.int32()), ("ply", pa.int32()), ("line", pa.int64()),
+        ("player", pa.string()), ("action", pa.string()), ("tile", pa.string()), ("end", pa.string()),
+        ("left", pa.int8()), ("right", pa.int8()), ("stock_left", pa.int8()), ("hand_size", pa.int8()),
+        ("could_play", pa.bool_()), ("applied", pa.bool_()), ("faults", pa.string()), *_KEYS,
+    ]),
+    "violations": pa.schema([
+        ("file", pa.string()), ("line", pa.int64()), ("match", pa.string()), ("round", pa.int32()),
+        ("player", pa.string()), ("code", pa.string()), ("severity", pa.string()), ("message", pa.string()),
+        ("tournament", pa.string()), ("table_name", pa.string()),
+    ]),
+}
+TABLES = tuple(SCHEMAS)
+
+
+class TableSink:
+    """Rows of one table, buffered by column and written to Parquet a row group at a time."""
+
+    def __init__(self, path: Path, schema: pa.Schema, rows_per_group: int = 65_536) -> None:
+        self.path = path
+        self.schema = schema
+        self.rows_per_group = rows_per_group
+        self.columns: dict[str, list[Any]] = {name: [] for name in schema.names}
+        self.rows = 0
+        self._writer = pq.ParquetWriter(path, schema, compression="zstd")
+
+    def add(self, row: dict[str, Any]) -> None:
+        """Append one row (missing columns are null)."""
+        for name, column in self.columns.items():
+            column.append(row.get(name))
+        if len(self.columns["match"]) >= self.rows_per_group:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the buffered rows as one row group."""
+        count = len(self.columns["match"])
+        if count:
+            self._writer.write_table(pa.Table.from_pydict(self.columns, schema=self.schema))
+            self.rows += count
+            for column in self.columns.values():
+                column.clear()
+
+    def close(self) -> None:
+        """Write what is left and close the file."""
+        self.flush()
+        self._writer.close()
+
+
+class _Tally:
+    """Per-seat counts of one round: plays, draws, voluntary draws, passes."""
+
+    __slots__ = ("plays", "draws", "voluntary", "passes", "opening", "ply", "line")
+
+    def __init__(self, players: int, line: int) -> None:
+        self.plays = [0] * players
+        self.draws = [0] * players
+        self.voluntary = [0] * players
+        self.passes = [0] * players
+        self.opening: str | None = None
+        self.ply = 0
+        self.line = line
+
+
+class StatsRecorder:
+    """Builds the five tables from a replay (set it as ``validator.replay.observer``)."""
+
+    def __init__(self, sinks: dict[str, TableSink], current_file: Any) -> None:
+        self.sinks = sinks
+        self._current_file = current_file  # a callable: the name of the input being read
+        self._keys: dict[str, dict[str, Any]] = {}
+        self._rounds: dict[str, _Tally] = {}
+
+    # -- the observer hooks ----------------------------------------------------
+
+    def match_started(self, table: Table, event: MatchStart, line: int) -> None:
+        meta = event.meta or {}
+        self._keys[table.id] = {
+            "tournament": _text(meta.get("tournament")), "table_name": _text(meta.get("table")),
+            "file": self._current_file(), "variant": event.variant, "started_at": _timestamp(event.ts),
+            "player_names": list(event.players), "first_line": line,
+        }
+
+    def round_started(self, table: Table, event: RoundStart, line: int) -> None:
+        self._rounds[table.id] = _Tally(len(table.seat_of), line)
+
+    def moved(self, table: Table, state: Round, seat: int, event: Draw | Play | Pass, line: int,
+              could_play: bool, faults: tuple[Fault, ...]) -> None:
+        tally = self._rounds[table.id]
+        tally.ply += 1
+        applied = not any(fault.impossible for fault in faults)
+        kind = event.__struct_config__.tag
+        tile = None
+        if kind == "pass":
+            tally.passes[seat] += 1
+        else:
+            tile = label(TILE_ID[event.tile])  # type: ignore[union-attr]
+            if kind == "draw":
+                tally.draws[seat] += 1
+                tally.voluntary[seat] += could_play
+            else:
+                tally.plays[seat] += 1
+                if tally.opening is None and applied:
+                    tally.opening = tile
+        keys = self._keys[table.id]
+        self.sinks["moves"].add({
+            "match": table.id, "round": state.number, "ply": tally.ply, "line": line, "player": event.player,
+            "action": kind, "tile": tile, "end": getattr(event, "end", None),
+            "left": state.line.left, "right": state.line.right, "stock_left": state.stock_left,
+            "hand_size": state.hands[seat].bit_count(), "could_play": could_play, "applied": applied,
+            "faults": ",".join(fault.code for fault in faults) or None,
+            "tournament": keys["tournament"], "table_name": keys["table_name"], "file": keys["file"],
+        })
+
+    def round_settled(self, table: Table, state: Round, claim: RoundEnd | None, line: int) -> None:
+        match = table.match
+        assert match is not None
+        tally = self._rounds.pop(table.id, None) or _Tally(match.players, line)
+        score = state.score()
+        names = match.names
+        keys = self._keys[table.id]
+        winner = names[score.winner] if score.winner is not None else None
+        common = {"match": table.id, "round": state.number, "tournament": keys["tournament"],
+                  "table_name": keys["table_name"], "file": keys["file"]}
+        self.sinks["rounds"].add({
+            **common, "opener": names[state.opener], "reason": state.reason, "winner": winner,
+            "points": score.points[score.winner] if score.winner is not None else 0,
+            "stock_left": state.stock_left, "plays": sum(tally.plays), "draws": sum(tally.draws),
+            "passes": sum(tally.passes), "voluntary_draws": sum(tally.voluntary),
+            "opening_tile": tally.opening,
+            "opened_with_double": is_double(TILE_ID[_halves(tally.opening)]) if tally.opening else None,
+            "claimed_reason": claim.reason if claim else None, "claimed_winner": claim.winner if claim else None,
+            "has_round_end": claim is not None, "line": tally.line,
+        })
+        for seat, name in enumerate(names):
+            self.sinks["players"].add({
+                **common, "player": name, "seat": seat, "points": score.points[seat],
+                "score": match.scores[seat], "pips_left": score.pips[seat],
+                "tiles_left": state.hands[seat].bit_count(), "plays": tally.plays[seat],
+                "draws": tally.draws[seat], "voluntary_draws": tally.voluntary[seat],
+                "passes": tally.passes[seat], "won": score.winner == seat, "opener": state.opener == seat,
+                "claimed_points": claim.points.get(name, 0) if claim else None,
+            })
+
+    def match_ended(self, table: Table, claim: MatchEnd | None, line: int) -> None:
+        keys = self._keys.pop(table.id)
+        self._rounds.pop(table.id, None)
+        match = table.match
+        result = match.result if match is not None else None
+        names = keys["player_names"]
+        self.sinks["matches"].add({
+            **keys, "match": table.id, "players": len(match.names) if match else len(names),
+            "player_names": list(match.names) if match else names,
+            "target": match.target if match else None, "rounds": match.rounds_started if match else 0,
+            "winner": match.names[result.winner] if match and result and result.winner is not None else None,
+            "drawn": bool(result and result.drawn), "complete": claim is not None,
+            "valid": table.errors == 0, "errors": table.errors, "replayed": match is not None,
+            "scores": list(match.scores) if match else None,
+            "claimed_winner": claim.winner if claim else None,
+            "claimed_scores": [claim.scores.get(name, 0) for name in names] if claim else None,
+            "last_line": line,
+        })
+
+    # -- violations ---------------------------------------------------------------
+
+    def violation(self, violation: Violation) -> None:
+        """Add a reported violation to the violations table (with its match's keys, if known)."""
+        keys = self._keys.get(violation.match or "", {})
+        self.sinks["violations"].add({
+            "file": violation.file, "line": violation.line, "match": violation.match, "round": violation.round,
+            "player": violation.player, "code": violation.code, "severity": violation.severity,
+            "message": violation.message, "tournament": keys.get("tournament"),
+            "table_name": keys.get("table_name"),
+        })
+
+
+def _text(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
+def _timestamp(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    try:
+        return datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def _halves(tile_label: str) -> tuple[int, int]:
+    return int(tile_label[1]), int(tile_label[3])

@@ -1,0 +1,300 @@
+"""Statistics tables: they agree with the simulator row by row, partition cleanly, replace atomically."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from drawlog.cli import app
+from drawlog.dataset import MANIFEST, OutputError, open_tables, write_tables
+from drawlog.events import Draw, MatchEnd, Pass, Play, RoundEnd, RoundStart
+from drawlog.reports import audit_summary, leaderboard, query, ratings
+from drawlog.simulate import SimulationOptions, Simulator, encode_events, interleave
+from drawlog.validator import validate_paths
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_logs"
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list]:
+    """A simulated log of 30 mixed matches (two tables at a time) and its events."""
+    folder = tmp_path_factory.mktemp("corpus")
+    simulator = Simulator(11, SimulationOptions(players="mixed", bots=("greedy", "random", "tactician"),
+                                                meta={"tournament": "spring"}))
+    import random
+
+    events = interleave(list(simulator.matches(30)), random.Random(3))
+    (folder / "log.jsonl").write_bytes(b"".join(encode_events(events)))
+    return folder / "log.jsonl", events
+
+
+@pytest.fixture(scope="module")
+def corpus_stats(corpus, tmp_path_factory: pytest.TempPathFactory) -> dict[str, pl.DataFrame]:
+    out = tmp_path_factory.mktemp("stats") / "stats"
+    write_tables([str(corpus[0])], out)
+    return {name: frame.collect() for name, frame in open_tables(out).items()}
+
+
+def simulator_counts(events: list) -> tuple[dict, dict, dict]:
+    """Per (match, round, player): plays, draws, passes and claimed points; per match: final scores."""
+    moves: Counter = Counter()
+    points: dict = {}
+    finals: dict = {}
+    round_of: dict = {}
+    for event in events:
+        if isinstance(event, RoundStart):
+            round_of[event.match] = event.round
+        elif isinstance(event, (Draw, Play, Pass)):
+            moves[(event.match, round_of[event.match], event.player, event.__struct_config__.tag)] += 1
+        elif isinstance(event, RoundEnd):
+            for player, value in event.points.items():
+                points[(event.match, event.round, player)] = value
+        elif isinstance(event, MatchEnd):
+            finals[event.match] = (event.scores, event.winner)
+    return moves, points, finals
+
+
+def test_players_table_agrees_with_the_simulator_row_by_row(corpus, corpus_stats):
+    moves, points, finals = simulator_counts(corpus[1])
+    players = corpus_stats["players"]
+    assert players.height == len(points)
+    for row in players.iter_rows(named=True):
+        key = (row["match"], row["round"], row["player"])
+        assert row["points"] == points[key] == row["claimed_points"]
+        assert row["plays"] == moves[(*key, "play")]
+        assert row["draws"] == moves[(*key, "draw")]
+        assert row["passes"] == moves[(*key, "pass")]
+        assert row["voluntary_draws"] <= row["draws"]
+        assert row["tournament"] == "spring"
+
+
+def test_rounds_and_matches_agree_with_the_simulator(corpus, corpus_stats):
+    moves, points, finals = simulator_counts(corpus[1])
+    rounds = corpus_stats["rounds"]
+    per_round = Counter()
+    for (match, number, _player, action), count in moves.items():
+        per_round[(match, number, action)] += count
+    for row in rounds.iter_rows(named=True):
+        key = (row["match"], row["round"])
+        assert row["plays"] == per_round[(*key, "play")]
+        assert row["draws"] == per_round[(*key, "draw")]
+        assert row["passes"] == per_round[(*key, "pass")]
+        assert row["reason"] == row["claimed_reason"] and row["winner"] == row["claimed_winner"]
+    matches = corpus_stats["matches"]
+    assert matches.height == len(finals) == 30
+    for row in matches.iter_rows(named=True):
+        scores, winner = finals[row["match"]]
+        assert dict(zip(row["player_names"], row["scores"])) == scores
+        assert row["winner"] == winner and row["complete"] and row["valid"] and row["errors"] == 0
+        assert row["rounds"] == rounds.filter(pl.col("match") == row["match"]).height
+    assert corpus_stats["moves"].height == sum(moves.values())
+    assert corpus_stats["violations"].height == 0
+
+
+def test_moves_table_records_the_replayed_state(corpus_stats):
+    moves = corpus_stats["moves"]
+    plays = moves.filter(pl.col("action") == "play")
+    assert plays["left"].null_count() == 0 and plays["right"].null_count() == 0
+    assert plays["could_play"].all() and moves["applied"].all()
+    draws = moves.filter(pl.col("action") == "draw")
+    assert (draws["stock_left"] >= 2).all()
+    assert set(moves["action"].unique()) == {"draw", "play", "pass"}
+
+
+def test_faulty_matches_are_kept_and_marked(tmp_path: Path):
+    out = tmp_path / "stats"
+    write_tables([str(SAMPLES / "every-violation.jsonl")], out)
+    tables = {name: frame.collect() for name, frame in open_tables(out).items()}
+    violations, _ = validate_paths([str(SAMPLES / "every-violation.jsonl")])
+    assert tables["violations"].height == len(violations)
+    started = set(tables["matches"]["match"])
+    invalid = {v.match for v in violations if v.severity == "error" and v.match}
+    marked = set(tables["matches"].filter(~pl.col("valid"))["match"])
+    assert marked == invalid & started
+    assert invalid - started == {"F004-m2"}, "only a match that never started has no row"
+    moves = tables["moves"].filter(pl.col("faults").is_not_null())
+    assert set(",".join(moves["faults"]).split(",")) >= {"M202", "M205", "M207", "M208"}
+    assert not moves.filter(pl.col("faults").str.contains("M202"))["applied"].any()
+
+
+def test_partitioned_write_reads_back_equal(corpus, tmp_path: Path):
+    flat, parted = tmp_path / "flat", tmp_path / "parted"
+    write_tables([str(corpus[0]), str(SAMPLES)], flat)
+    write_tables([str(corpus[0]), str(SAMPLES)], parted, partition_by="tournament")
+    assert (parted / "moves" / "tournament=spring").is_dir()
+    one, other = open_tables(flat), open_tables(parted)
+    for name in one:
+        left = one[name].collect()
+        right = other[name].collect().select(left.columns)
+        key = [column for column in ("match", "round", "ply", "player", "line", "code") if column in left.columns]
+        assert left.sort(key, nulls_last=True).equals(right.sort(key, nulls_last=True)), name
+
+
+def test_rerun_replaces_the_tables_whole(corpus, tmp_path: Path):
+    out = tmp_path / "stats"
+    write_tables([str(corpus[0])], out)
+    first = json.loads((out / MANIFEST).read_text())
+    write_tables([str(SAMPLES / "tournament-2p.jsonl")], out, partition_by="tournament")
+    assert json.loads((out / MANIFEST).read_text())["inputs"] != first["inputs"]
+    assert not (out / "moves.parquet").exists(), "an old unpartitioned table was left beside the new ones"
+    assert sorted(p.name for p in out.iterdir()) == sorted([MANIFEST, "matches", "moves", "players", "rounds",
+                                                           "violations"])
+    assert not list(tmp_path.glob(".stats.*")), "staging folders were left behind"
+
+
+def test_a_foreign_folder_is_refused(tmp_path: Path):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("keep me")
+    with pytest.raises(OutputError, match="drawlog did not write"):
+        write_tables([str(SAMPLES / "tournament-2p.jsonl")], out)
+    assert (out / "notes.txt").read_text() == "keep me"
+    result = runner.invoke(app, ["stats", str(SAMPLES / "tournament-2p.jsonl"), "--out", str(out)])
+    assert result.exit_code == 2 and "did not write" in result.output
+
+
+def test_unknown_partition_key_is_refused(tmp_path: Path):
+    result = runner.invoke(app, ["stats", str(SAMPLES), "--out", str(tmp_path / "s"), "--partition-by", "winner"])
+    assert result.exit_code == 2
+    assert not (tmp_path / "s").exists()
+
+
+# -- the README's queries on the sample stats ---------------------------------------
+
+README_QUERIES = re.findall(r"^(SELECT .+)$", (ROOT / "README.md").read_text(encoding="utf-8").split(
+    "Five useful queries", 1)[1].split("```sql", 1)[1].split("```", 1)[0], flags=re.M)
+
+
+@pytest.fixture(scope="module")
+def sample_stats(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("samples") / "stats"
+    write_tables([str(SAMPLES)], out)
+    return out
+
+
+def _sample_events(name: str) -> list[dict]:
+    return [json.loads(line) for line in (SAMPLES / name).read_text().splitlines() if line.strip()]
+
+
+CLEAN_FILES = ("tournament-2p.jsonl", "tournament-3p.jsonl", "tournament-4p.jsonl", "interleaved.jsonl")
+
+
+def test_readme_has_at_least_five_queries():
+    assert len(README_QUERIES) >= 5
+
+
+def test_query_who_wins_most(sample_stats):
+    result = query(sample_stats, README_QUERIES[0])
+    wins = dict(result.iter_rows())
+    claimed = Counter(event["winner"] for name in CLEAN_FILES for event in _sample_events(name)
+                      if event["type"] == "match_end")
+    for player, count in claimed.items():
+        assert wins[player] >= count
+    assert sum(wins.values()) == query(sample_stats, "SELECT count(*) FROM matches WHERE complete AND winner "
+                                                     "IS NOT NULL").item()
+
+
+def test_query_how_rounds_end(tmp_path: Path):
+    out = tmp_path / "stats"
+    write_tables([str(SAMPLES / name) for name in CLEAN_FILES], out)
+    result = {row[0]: row[1:] for row in query(out, README_QUERIES[1]).iter_rows()}
+    ends = [event for name in CLEAN_FILES for event in _sample_events(name) if event["type"] == "round_end"]
+    for reason in ("domino", "blocked"):
+        claimed = [sum(event["points"].values()) for event in ends if event["reason"] == reason]
+        assert result[reason][0] == len(claimed)
+        assert result[reason][1] == pytest.approx(sum(claimed) / len(claimed))
+
+
+def test_query_voluntary_draws(sample_stats):
+    result = query(sample_stats, README_QUERIES[2])
+    assert result.columns == ["player", "draws", "voluntary", "voluntary_share"]
+    moves = open_tables(sample_stats)["moves"].filter(pl.col("action") == "draw").collect()
+    for player, draws, voluntary, share in result.iter_rows():
+        mine = moves.filter(pl.col("player") == player)
+        assert draws == mine.height and voluntary == mine["could_play"].sum()
+        assert float(share) == pytest.approx(voluntary / draws)
+
+
+def test_query_illegal_draws_and_passes(sample_stats):
+    result = query(sample_stats, README_QUERIES[3])
+    violations, _ = validate_paths([str(SAMPLES)])
+    expected = Counter((v.player, v.code) for v in violations if v.code in ("M205", "M207", "M208"))
+    assert {(player, code): count for player, code, count in result.iter_rows()} == expected
+
+
+def test_query_opening_doubles(sample_stats):
+    result = query(sample_stats, README_QUERIES[4])
+    rounds = open_tables(sample_stats)["rounds"].filter(pl.col("reason").is_not_null()).collect()
+    assert sum(result["rounds"]) == rounds.height
+    first_plays = {}
+    for name in CLEAN_FILES:
+        current = {}
+        for event in _sample_events(name):
+            if event["type"] == "round_start":
+                current[event["match"]] = event["round"]
+            elif event["type"] == "play" and (event["match"], current[event["match"]]) not in first_plays:
+                first_plays[(event["match"], current[event["match"]])] = event["tile"][0] == event["tile"][1]
+    recorded = {(m, r): d for m, r, d in rounds.select("match", "round", "opened_with_double").iter_rows()}
+    for key, double in first_plays.items():
+        assert recorded[key] == double
+
+
+def test_query_invalid_matches_by_file(sample_stats):
+    result = {Path(file).name: (matches, invalid) for file, matches, invalid in
+              query(sample_stats, README_QUERIES[5]).iter_rows()}
+    for name in CLEAN_FILES:
+        assert result[name][1] == 0
+    violations, _ = validate_paths([str(SAMPLES / "every-violation.jsonl")])
+    never_started = {"F004-m2"}
+    assert result["every-violation.jsonl"][1] == len({v.match for v in violations if v.severity == "error"
+                                                       and v.match} - never_started)
+
+
+# -- reports and the CLI ---------------------------------------------------------------
+
+def test_leaderboard_and_ratings(corpus, tmp_path: Path):
+    out = tmp_path / "stats"
+    write_tables([str(corpus[0])], out)
+    board = leaderboard(out)
+    rated = ratings(out)
+    assert set(board["player"]) == set(rated["player"]) == {"p1", "p2", "p3", "p4"}
+    assert board["matches"].max() == 30 and board["match_wins"].sum() <= 30
+    assert (rated["sigma"] < 25 / 3).all(), "every rated player's uncertainty shrinks below the prior"
+    assert board.sort("rating", descending=True)["player"].to_list() == rated["player"].to_list()
+    by_tournament = leaderboard(out, by="tournament")
+    assert set(by_tournament["tournament"]) == {"spring"}
+
+
+def test_audit_prints_the_summary_and_writes_the_tables(tmp_path: Path):
+    out = tmp_path / "stats"
+    result = runner.invoke(app, ["audit", str(SAMPLES), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "49 matches read, 24 valid" in result.output
+    assert "violations by code" in result.output and "files with most errors" in result.output
+    assert (out / "moves.parquet").is_file()
+    found = audit_summary(out)
+    assert found["files"]["file"][0].endswith("every-violation.jsonl")
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "parquet"])
+def test_query_formats(sample_stats, tmp_path: Path, fmt: str):
+    target = tmp_path / f"out.{fmt}"
+    result = runner.invoke(app, ["query", str(sample_stats), "SELECT code, count(*) AS n FROM violations "
+                                 "GROUP BY code ORDER BY code", "--format", fmt, "-o", str(target)])
+    assert result.exit_code == 0, result.output
+    frame = {"csv": pl.read_csv, "json": pl.read_json, "parquet": pl.read_parquet}[fmt](target)
+    assert frame.columns == ["code", "n"] and frame.height == 30
+
+
+def test_bad_sql_and_missing_folder_are_usage_errors(sample_stats, tmp_path: Path):
+    assert runner.invoke(app, ["query", str(sample_stats), "SELECT nope FROM nowhere"]).exit_code == 2
+    assert runner.invoke(app, ["players", str(tmp_path / "missing")]).exit_code == 2
+    assert runner.invoke(app, ["players", str(sample_stats), "--sort", "shoe_size"]).exit_code == 2
