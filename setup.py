@@ -14,8 +14,8 @@ import sys
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-#: The modules compiled: the rules engine and the replay, where a validation run spends its time.
-COMPILED = ["tiles", "line", "scoring", "errors", "rounds", "match", "replay"]
+#: The modules compiled: the rules engine, the replay and the statistics recorder, where runs spend their time.
+COMPILED = ["tiles", "line", "scoring", "errors", "rounds", "match", "replay", "stats"]
 
 
 class OptionalBuildExt(build_ext):

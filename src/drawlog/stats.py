@@ -20,8 +20,12 @@ from .errors import Fault
 from .events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
 from .replay import Table
 from .rounds import Round
-from .tiles import TILE_ID, is_double, label
+from .tiles import TILE_COUNT, TILE_ID, is_double, label
 from .violations import Violation
+
+LABELS = tuple(label(tile) for tile in range(TILE_COUNT))
+DOUBLES = frozenset(LABELS[tile] for tile in range(TILE_COUNT) if is_double(tile))
+_ACTION = {Draw: "draw", Play: "play", Pass: "pass"}
 
 #: Columns copied from the match into every table, so each can be partitioned by them.
 MATCH_KEYS = ("tournament", "table_name")
@@ -68,30 +72,31 @@ TABLES = tuple(SCHEMAS)
 
 
 class TableSink:
-    """Rows of one table, buffered by column and written to Parquet a row group at a time."""
+    """Rows of one table, buffered column by column and written a row group at a time."""
 
     def __init__(self, path: Path, schema: pa.Schema, rows_per_group: int = 65_536) -> None:
         self.path = path
         self.schema = schema
         self.rows_per_group = rows_per_group
-        self.columns: dict[str, list[Any]] = {name: [] for name in schema.names}
+        #: One list per column, in the schema's order; a row is one value appended to each.
+        self.columns: list[list[Any]] = [[] for _ in schema.names]
         self.rows = 0
         self._writer = pq.ParquetWriter(path, schema, compression="zstd")
 
-    def add(self, row: dict[str, Any]) -> None:
-        """Append one row (missing columns are null)."""
-        for name, column in self.columns.items():
-            column.append(row.get(name))
-        if len(self.columns["match"]) >= self.rows_per_group:
+    def add(self, row: tuple[Any, ...]) -> None:
+        """Append one row, its values in the order of the schema's columns."""
+        for column, value in zip(self.columns, row):
+            column.append(value)
+        if len(self.columns[0]) >= self.rows_per_group:
             self.flush()
 
     def flush(self) -> None:
         """Write the buffered rows as one row group."""
-        count = len(self.columns["match"])
-        if count:
-            self._writer.write_table(pa.Table.from_pydict(self.columns, schema=self.schema))
-            self.rows += count
-            for column in self.columns.values():
+        if self.columns[0]:
+            arrays = [pa.array(column, type=field.type) for column, field in zip(self.columns, self.schema)]
+            self._writer.write_table(pa.Table.from_arrays(arrays, schema=self.schema))
+            self.rows += len(self.columns[0])
+            for column in self.columns:
                 column.clear()
 
     def close(self) -> None:
@@ -120,6 +125,7 @@ class StatsRecorder:
 
     def __init__(self, sinks: dict[str, TableSink], current_file: Any) -> None:
         self.sinks = sinks
+        self._moves = sinks["moves"]
         self._current_file = current_file  # a callable: the name of the input being read
         self._keys: dict[str, dict[str, Any]] = {}
         self._rounds: dict[str, _Tally] = {}
@@ -141,29 +147,29 @@ class StatsRecorder:
               could_play: bool, faults: tuple[Fault, ...]) -> None:
         tally = self._rounds[table.id]
         tally.ply += 1
-        applied = not any(fault.impossible for fault in faults)
-        kind = event.__struct_config__.tag
-        tile = None
+        applied = not faults or not any(fault.impossible for fault in faults)
+        kind = _ACTION[event.__class__]
+        tile = end = None
         if kind == "pass":
             tally.passes[seat] += 1
         else:
-            tile = label(TILE_ID[event.tile])  # type: ignore[union-attr]
+            tile = LABELS[TILE_ID[event.tile]]  # type: ignore[union-attr]
             if kind == "draw":
                 tally.draws[seat] += 1
                 tally.voluntary[seat] += could_play
             else:
+                end = event.end  # type: ignore[union-attr]
                 tally.plays[seat] += 1
                 if tally.opening is None and applied:
                     tally.opening = tile
         keys = self._keys[table.id]
-        self.sinks["moves"].add({
-            "match": table.id, "round": state.number, "ply": tally.ply, "line": line, "player": event.player,
-            "action": kind, "tile": tile, "end": getattr(event, "end", None),
-            "left": state.line.left, "right": state.line.right, "stock_left": state.stock_left,
-            "hand_size": state.hands[seat].bit_count(), "could_play": could_play, "applied": applied,
-            "faults": ",".join(fault.code for fault in faults) or None,
-            "tournament": keys["tournament"], "table_name": keys["table_name"], "file": keys["file"],
-        })
+        ends = state.line
+        self._moves.add((
+            table.id, state.number, tally.ply, line, event.player, kind, tile, end, ends.left, ends.right,
+            state.stock_left, state.hands[seat].bit_count(), could_play, applied,
+            ",".join(fault.code for fault in faults) if faults else None,
+            keys["tournament"], keys["table_name"], keys["file"],
+        ))
 
     def round_settled(self, table: Table, state: Round, claim: RoundEnd | None, line: int) -> None:
         match = table.match
@@ -172,59 +178,51 @@ class StatsRecorder:
         score = state.score()
         names = match.names
         keys = self._keys[table.id]
+        where = (keys["tournament"], keys["table_name"], keys["file"])
         winner = names[score.winner] if score.winner is not None else None
-        common = {"match": table.id, "round": state.number, "tournament": keys["tournament"],
-                  "table_name": keys["table_name"], "file": keys["file"]}
-        self.sinks["rounds"].add({
-            **common, "opener": names[state.opener], "reason": state.reason, "winner": winner,
-            "points": score.points[score.winner] if score.winner is not None else 0,
-            "stock_left": state.stock_left, "plays": sum(tally.plays), "draws": sum(tally.draws),
-            "passes": sum(tally.passes), "voluntary_draws": sum(tally.voluntary),
-            "opening_tile": tally.opening,
-            "opened_with_double": is_double(TILE_ID[_halves(tally.opening)]) if tally.opening else None,
-            "claimed_reason": claim.reason if claim else None, "claimed_winner": claim.winner if claim else None,
-            "has_round_end": claim is not None, "line": tally.line,
-        })
+        opening = tally.opening
+        self.sinks["rounds"].add((
+            table.id, state.number, *where, names[state.opener], state.reason, winner,
+            score.points[score.winner] if score.winner is not None else 0, state.stock_left,
+            sum(tally.plays), sum(tally.draws), sum(tally.passes), sum(tally.voluntary), opening,
+            opening in DOUBLES if opening else None,
+            claim.reason if claim else None, claim.winner if claim else None, claim is not None, tally.line,
+        ))
+        players = self.sinks["players"]
         for seat, name in enumerate(names):
-            self.sinks["players"].add({
-                **common, "player": name, "seat": seat, "points": score.points[seat],
-                "score": match.scores[seat], "pips_left": score.pips[seat],
-                "tiles_left": state.hands[seat].bit_count(), "plays": tally.plays[seat],
-                "draws": tally.draws[seat], "voluntary_draws": tally.voluntary[seat],
-                "passes": tally.passes[seat], "won": score.winner == seat, "opener": state.opener == seat,
-                "claimed_points": claim.points.get(name, 0) if claim else None,
-            })
+            players.add((
+                table.id, state.number, name, seat, *where, score.points[seat], match.scores[seat],
+                score.pips[seat], state.hands[seat].bit_count(), tally.plays[seat], tally.draws[seat],
+                tally.voluntary[seat], tally.passes[seat], score.winner == seat, state.opener == seat,
+                claim.points.get(name, 0) if claim else None,
+            ))
 
     def match_ended(self, table: Table, claim: MatchEnd | None, line: int) -> None:
         keys = self._keys.pop(table.id)
         self._rounds.pop(table.id, None)
         match = table.match
-        result = match.result if match is not None else None
-        names = keys["player_names"]
-        self.sinks["matches"].add({
-            **keys, "match": table.id, "players": len(match.names) if match else len(names),
-            "player_names": list(match.names) if match else names,
-            "target": match.target if match else None, "rounds": match.rounds_started if match else 0,
-            "winner": match.names[result.winner] if match and result and result.winner is not None else None,
-            "drawn": bool(result and result.drawn), "complete": claim is not None,
-            "valid": table.errors == 0, "errors": table.errors, "replayed": match is not None,
-            "scores": list(match.scores) if match else None,
-            "claimed_winner": claim.winner if claim else None,
-            "claimed_scores": [claim.scores.get(name, 0) for name in names] if claim else None,
-            "last_line": line,
-        })
+        names = list(match.names) if match else keys["player_names"]
+        winner = None
+        if match is not None and match.result.winner is not None:
+            winner = match.names[match.result.winner]
+        self.sinks["matches"].add((
+            table.id, keys["tournament"], keys["table_name"], keys["file"], len(names), names,
+            match.target if match else None, match.rounds_started if match else 0, winner,
+            bool(match and match.result.drawn), claim is not None, table.errors == 0, table.errors,
+            match is not None, keys["variant"], keys["started_at"], list(match.scores) if match else None,
+            claim.winner if claim else None, [claim.scores.get(name, 0) for name in names] if claim else None,
+            keys["first_line"], line,
+        ))
 
     # -- violations ---------------------------------------------------------------
 
     def violation(self, violation: Violation) -> None:
         """Add a reported violation to the violations table (with its match's keys, if known)."""
         keys = self._keys.get(violation.match or "", {})
-        self.sinks["violations"].add({
-            "file": violation.file, "line": violation.line, "match": violation.match, "round": violation.round,
-            "player": violation.player, "code": violation.code, "severity": violation.severity,
-            "message": violation.message, "tournament": keys.get("tournament"),
-            "table_name": keys.get("table_name"),
-        })
+        self.sinks["violations"].add((
+            violation.file, violation.line, violation.match, violation.round, violation.player, violation.code,
+            violation.severity, violation.message, keys.get("tournament"), keys.get("table_name"),
+        ))
 
 
 def _text(value: object) -> str | None:
@@ -238,7 +236,3 @@ def _timestamp(text: str | None) -> datetime | None:
         return datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
         return None
-
-
-def _halves(tile_label: str) -> tuple[int, int]:
-    return int(tile_label[1]), int(tile_label[3])
