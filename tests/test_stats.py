@@ -298,3 +298,32 @@ def test_bad_sql_and_missing_folder_are_usage_errors(sample_stats, tmp_path: Pat
     assert runner.invoke(app, ["query", str(sample_stats), "SELECT nope FROM nowhere"]).exit_code == 2
     assert runner.invoke(app, ["players", str(tmp_path / "missing")]).exit_code == 2
     assert runner.invoke(app, ["players", str(sample_stats), "--sort", "shoe_size"]).exit_code == 2
+
+
+def _all_tables(folder: Path) -> dict[str, pl.DataFrame]:
+    return {name: frame.collect() for name, frame in open_tables(folder).items()}
+
+
+def test_jobs_write_the_same_tables_as_one_process(tmp_path: Path):
+    inputs = [str(SAMPLES / name) for name in sorted(p.name for p in SAMPLES.iterdir() if p.name != "README.md")]
+    inputs.append(str(tmp_path / "missing.jsonl"))
+    one, two = tmp_path / "one", tmp_path / "two"
+    first = write_tables(inputs, one)
+    second = write_tables(inputs, two, jobs=2)
+    assert first == second
+    left, right = _all_tables(one), _all_tables(two)
+    for name in left:
+        assert left[name].equals(right[name]), name
+
+
+def test_jobs_redo_in_one_process_when_a_match_spans_files(tmp_path: Path):
+    lines = (SAMPLES / "tournament-2p.jsonl").read_text().splitlines(keepends=True)
+    (tmp_path / "a.jsonl").write_text("".join(lines[:40]))
+    (tmp_path / "b.jsonl").write_text("".join(lines[40:]))
+    one, two = tmp_path / "one", tmp_path / "two"
+    write_tables([str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl")], one)
+    write_tables([str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl")], two, jobs=2)
+    left, right = _all_tables(one), _all_tables(two)
+    for name in left:
+        assert left[name].equals(right[name]), name
+    assert right["violations"].filter(pl.col("file").str.ends_with("b.jsonl")).height > 0

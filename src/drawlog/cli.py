@@ -228,7 +228,7 @@ class FrameFormat(str, Enum):
 
 
 def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_label: str,
-                 quiet: bool) -> Summary:
+                 quiet: bool, jobs: int) -> Summary:
     """Validate and write the tables; a usage error (exit 2) when the folder or the key is refused."""
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
@@ -250,7 +250,7 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
 
         validator.on_block = advance
         try:
-            return write_tables(paths, Path(out), partition_by, validator=validator)
+            return write_tables(paths, Path(out), partition_by, validator=validator, jobs=jobs)
         except OutputError as error:
             raise typer.BadParameter(str(error), param_hint="--out/--partition-by") from None
 
@@ -261,10 +261,11 @@ def stats(
     out: Annotated[str, typer.Option("--out", "-o", help="Folder for the Parquet tables (replaced whole).")],
     partition_by: Annotated[Optional[str], typer.Option(help="Write hive-style folders by this column: "
                                                              "tournament, table_name or file.")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Processes replaying files at once.")] = 1,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
 ) -> None:
     """Replay the logs and write matches, rounds, players, moves and violations as Parquet tables."""
-    summary = _write_stats(paths, out, partition_by, "stats", quiet)
+    summary = _write_stats(paths, out, partition_by, "stats", quiet, jobs)
     Console(stderr=True, highlight=False).print(f"wrote {out}: {summary_line(summary)}", soft_wrap=True)
     if summary.files == 0:
         raise typer.Exit(EXIT_UNUSABLE)
@@ -276,6 +277,7 @@ def audit(
     out: Annotated[str, typer.Option("--out", "-o", help="Folder for the Parquet tables (replaced whole).")],
     partition_by: Annotated[Optional[str], typer.Option(help="Write hive-style folders by this column.")] = None,
     top: Annotated[int, typer.Option(min=1, help="How many players and files to list.")] = 5,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Processes replaying files at once.")] = 1,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
 ) -> None:
     """The main job, in one pass: validate, write the tables, and print what was found.
@@ -284,7 +286,7 @@ def audit(
     """
     from .reports import audit_summary
 
-    summary = _write_stats(paths, out, partition_by, "auditing", quiet)
+    summary = _write_stats(paths, out, partition_by, "auditing", quiet, jobs)
     console = Console(highlight=False)
     share = summary.valid_matches / summary.matches if summary.matches else 0.0
     console.print(f"[bold]{summary.matches:,} matches read, {summary.valid_matches:,} valid ({share:.1%}), "

@@ -14,13 +14,14 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
-from .errors import DrawlogError
+from .errors import DrawlogError, InputError
+from .reader import STDIN, expand_paths
 from .stats import MATCH_KEYS, SCHEMAS, TABLES, StatsRecorder, TableSink
 from .validator import Validator
-from .violations import Summary, Violation
+from .violations import Summary
 
 MANIFEST = "_drawlog.json"
 PARTITION_KEYS = (*MATCH_KEYS, "file")
@@ -43,39 +44,102 @@ def write_tables(
     paths: list[str],
     out: Path,
     partition_by: str | None = None,
-    on_violation: Callable[[Violation], None] | None = None,
     validator: Validator | None = None,
+    jobs: int = 1,
 ) -> Summary:
-    """Validate ``paths`` and write the five tables to ``out`` (replaced all at once)."""
+    """Validate ``paths`` and write the five tables to ``out`` (replaced all at once).
+
+    With ``jobs`` > 1 the input files are replayed by that many processes and
+    their tables joined in input order: the same tables as one process writes
+    (a match id started in two files is only seen whole by one process, so then
+    the run is done again in one).
+    """
     if partition_by is not None and partition_by not in PARTITION_KEYS:
         raise OutputError(f"cannot partition by {partition_by!r}: choose one of {', '.join(PARTITION_KEYS)}")
     check_out_dir(out)
-    validator = validator or Validator()
     staging = out.parent / f".{out.name}.partial-{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True)
     flat = staging / "_flat" if partition_by else staging
     flat.mkdir(parents=True)
     try:
-        sinks = {name: TableSink(flat / f"{name}.parquet", schema) for name, schema in SCHEMAS.items()}
-        recorder = StatsRecorder(sinks, lambda: validator.reporter.file)
-        validator.replay.observer = recorder
-        try:
-            for violation in validator.validate_paths(paths):
-                recorder.violation(violation)
-                if on_violation is not None:
-                    on_violation(violation)
-        finally:
-            for sink in sinks.values():
-                sink.close()
+        inputs = [item.path if isinstance(item, InputError) else item.name for item in expand_paths(paths)]
+        done = None
+        if jobs > 1 and len(inputs) > 1 and STDIN not in inputs:
+            done = _write_in_parallel(inputs, flat, jobs)
+        if done is None:
+            done = _write_in_one_process(inputs, flat, validator or Validator())
+        summary, rows = done
         if partition_by:
             _partition(flat, staging, partition_by)
             shutil.rmtree(flat)
-        _write_manifest(staging, paths, partition_by, validator.summary, {n: s.rows for n, s in sinks.items()})
+        _write_manifest(staging, paths, partition_by, summary, rows)
         _swap_in(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return validator.summary
+    return summary
+
+
+def _write_in_one_process(inputs: list[str], folder: Path, validator: Validator) -> tuple[Summary, dict[str, int]]:
+    sinks = {name: TableSink(folder / f"{name}.parquet", schema) for name, schema in SCHEMAS.items()}
+    recorder = StatsRecorder(sinks, lambda: validator.reporter.file)
+    validator.replay.observer = recorder
+    try:
+        for violation in validator.validate_paths(inputs):
+            recorder.violation(violation)
+    finally:
+        for sink in sinks.values():
+            sink.close()
+    return validator.summary, {name: sink.rows for name, sink in sinks.items()}
+
+
+def _write_part(path: str, folder: str) -> tuple[Summary, set[str]]:
+    """One worker's share: the tables of one input, and every match id it mentions."""
+    import pyarrow.parquet as pq
+
+    validator = Validator()
+    _write_in_one_process([path], Path(folder), validator)
+    mentioned = set(pq.read_table(Path(folder) / "matches.parquet", columns=["match"]).column("match").to_pylist())
+    mentioned |= set(pq.read_table(Path(folder) / "violations.parquet", columns=["match"]).column("match").to_pylist())
+    mentioned.discard(None)  # type: ignore[arg-type]
+    return validator.summary, mentioned
+
+
+def _write_in_parallel(inputs: list[str], folder: Path, jobs: int) -> tuple[Summary, dict[str, int]] | None:
+    """Replay each input in a worker process, then join the parts in input order (None: redo in one)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    import msgspec
+    import pyarrow.parquet as pq
+
+    parts = [folder / f"_part-{index}" for index in range(len(inputs))]
+    for part in parts:
+        part.mkdir()
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        results = list(pool.map(_write_part, inputs, [str(part) for part in parts]))
+    mentioned = [match for _, matches in results for match in matches]
+    if len(mentioned) != len(set(mentioned)):  # a match id in two files: only one process sees it whole
+        for part in parts:
+            shutil.rmtree(part)
+        return None
+    rows = {}
+    for name, schema in SCHEMAS.items():
+        with pq.ParquetWriter(folder / f"{name}.parquet", schema, compression="zstd") as writer:
+            count = 0
+            for part in parts:
+                piece = pq.ParquetFile(part / f"{name}.parquet")
+                for group in range(piece.num_row_groups):
+                    table = piece.read_row_group(group)
+                    writer.write_table(table)
+                    count += table.num_rows
+        rows[name] = count
+    for part in parts:
+        shutil.rmtree(part)
+    totals = msgspec.structs.asdict(Summary())
+    for summary, _ in results:
+        for key, value in msgspec.structs.asdict(summary).items():
+            totals[key] += value
+    return Summary(**totals), rows
 
 
 def _partition(flat: Path, staging: Path, key: str) -> None:
