@@ -84,9 +84,9 @@ class Replay:
         self.handlers: dict[type, Callable[[Any, int], None]] = {
             MatchStart: self._match_start,
             RoundStart: self._round_start,
-            Draw: self._draw,
-            Play: self._play,
-            Pass: self._pass,
+            Draw: self._move,
+            Play: self._move,
+            Pass: self._move,
             RoundEnd: self._round_end,
             MatchEnd: self._match_end,
         }
@@ -219,47 +219,26 @@ class Replay:
             self._emit("M201", f"{event.player} is not a player of this match", line, table.id,
                        table.round.number, event.player, table)
 
-    def _draw(self, event: Draw, line: int) -> None:
+    def _move(self, event: Draw | Play | Pass, line: int) -> None:
+        """A draw, play or pass: the engine checks it and carries out what is physically possible."""
         table = self._table(event, line)
-        if table is not None:
-            state, seat = table.round, table.seat_of.get(event.player)
-            if state is None or seat is None:
-                return self._unmovable(table, event, line)
-            observer = self.observer
-            could_play = observer is not None and state.playable(seat) != 0
-            faults = state.try_draw(seat, event.tile)
-            if faults:
-                self._faults(faults, line, table, event.player)
-            if observer is not None:
-                observer.moved(table, state, seat, event, line, could_play, faults)
-
-    def _play(self, event: Play, line: int) -> None:
-        table = self._table(event, line)
-        if table is not None:
-            state, seat = table.round, table.seat_of.get(event.player)
-            if state is None or seat is None:
-                return self._unmovable(table, event, line)
-            observer = self.observer
-            could_play = observer is not None and state.playable(seat) != 0
+        if table is None:
+            return
+        state, seat = table.round, table.seat_of.get(event.player)
+        if state is None or seat is None:
+            return self._unmovable(table, event, line)
+        observer = self.observer
+        could_play = observer is not None and state.playable(seat) != 0
+        if isinstance(event, Play):
             faults = state.try_play(seat, event.tile, event.end)
-            if faults:
-                self._faults(faults, line, table, event.player)
-            if observer is not None:
-                observer.moved(table, state, seat, event, line, could_play, faults)
-
-    def _pass(self, event: Pass, line: int) -> None:
-        table = self._table(event, line)
-        if table is not None:
-            state, seat = table.round, table.seat_of.get(event.player)
-            if state is None or seat is None:
-                return self._unmovable(table, event, line)
-            observer = self.observer
-            could_play = observer is not None and state.playable(seat) != 0
+        elif isinstance(event, Draw):
+            faults = state.try_draw(seat, event.tile)
+        else:
             faults = state.try_pass(seat)
-            if faults:
-                self._faults(faults, line, table, event.player)
-            if observer is not None:
-                observer.moved(table, state, seat, event, line, could_play, faults)
+        if faults:
+            self._faults(faults, line, table, event.player)
+        if observer is not None:
+            observer.moved(table, state, seat, event, line, could_play, faults)
 
     def _round_end(self, event: RoundEnd, line: int) -> None:
         table = self._table(event, line)

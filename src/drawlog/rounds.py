@@ -23,7 +23,7 @@ from typing import NamedTuple
 from .errors import Fault, IllegalAction
 from .line import LEFT, RIGHT, Line
 from .scoring import RoundScore, score_round
-from .tiles import FULL_SET, TILE_ID, TILES, label, labels, members
+from .tiles import FULL_SET, TILES, label, labels, members, tile_id
 
 #: The stock tiles that may never be drawn.
 UNTOUCHABLE = 2
@@ -142,7 +142,7 @@ class Round:
 
     def check_draw(self, seat: int, halves: tuple[int, int]) -> tuple[tuple[Fault, ...], int | None]:
         """The rules a draw of ``halves`` by ``seat`` breaks, and the tile to take (``None``: impossible)."""
-        tile = TILE_ID[halves]
+        tile = tile_id(halves)
         if self.reason is not None:
             return (_over(self, "draws"),), None
         faults = []
@@ -179,7 +179,7 @@ class Round:
 
     def try_draw(self, seat: int, halves: tuple[int, int]) -> tuple[Fault, ...]:
         """Replay a logged draw: apply it when physically possible; return the rules it breaks."""
-        tile = TILE_ID[halves]
+        tile = tile_id(halves)
         if self.reason is None and seat == self.turn and self.stock_left > UNTOUCHABLE \
                 and self.stock >> tile & 1:
             order = self.stock_order
@@ -214,7 +214,7 @@ class Round:
         """The rules placing ``halves`` on ``end`` breaks, and how to place it (``None``: impossible)."""
         if self.reason is not None:
             return (_over(self, "plays"),), None
-        tile = TILE_ID[halves]
+        tile = tile_id(halves)
         line = self.line
         faults = []
         if seat != self.turn:
@@ -255,7 +255,7 @@ class Round:
 
     def try_play(self, seat: int, halves: tuple[int, int], end: str | None = None) -> tuple[Fault, ...]:
         """Replay a logged play: apply it when physically possible; return the rules it breaks."""
-        tile = TILE_ID[halves]
+        tile = tile_id(halves)
         hand = self.hands[seat]
         if self.reason is None and seat == self.turn and hand >> tile & 1:
             ends = self.line.resolve(halves, end)

@@ -9,6 +9,7 @@ as the input streams, so memory does not grow with the input.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -123,10 +124,10 @@ class _Tally:
 class StatsRecorder:
     """Builds the five tables from a replay (set it as ``validator.replay.observer``)."""
 
-    def __init__(self, sinks: dict[str, TableSink], current_file: Any) -> None:
+    def __init__(self, sinks: dict[str, TableSink], current_file: Callable[[], str]) -> None:
         self.sinks = sinks
         self._moves = sinks["moves"]
-        self._current_file = current_file  # a callable: the name of the input being read
+        self._current_file = current_file  # the name of the input being read
         self._keys: dict[str, dict[str, Any]] = {}
         self._rounds: dict[str, _Tally] = {}
 

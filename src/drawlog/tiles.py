@@ -49,9 +49,12 @@ for _subset in range(1, 1 << _HALF):
     _PIPS_HIGH[_subset] = _PIPS_HIGH[_subset ^ _low_bit] + PIPS[_index + _HALF]
 
 
+_ID_BY_CODE: list[int] = [TILE_ID[(code // 7, code % 7)] for code in range(49)]
+
+
 def tile_id(halves: tuple[int, int]) -> int:
-    """The id of the tile with these halves, in either order (``KeyError`` if not a tile)."""
-    return TILE_ID[halves]
+    """The id of the tile with these halves (each 0–6), in either order."""
+    return _ID_BY_CODE[halves[0] * 7 + halves[1]]
 
 
 def is_double(tile: int) -> bool:
