@@ -327,3 +327,13 @@ def test_jobs_redo_in_one_process_when_a_match_spans_files(tmp_path: Path):
     for name in left:
         assert left[name].equals(right[name]), name
     assert right["violations"].filter(pl.col("file").str.ends_with("b.jsonl")).height > 0
+
+
+def test_stats_names_unreadable_inputs_and_exits_2_when_nothing_was_read(tmp_path: Path):
+    missing = tmp_path / "missing.jsonl"
+    result = runner.invoke(app, ["stats", str(missing), str(SAMPLES / "tournament-2p.jsonl"),
+                                 "--out", str(tmp_path / "a")])
+    assert result.exit_code == 0
+    assert f"F007 {missing}: no such file or folder" in result.output
+    result = runner.invoke(app, ["stats", str(missing), "--out", str(tmp_path / "b")])
+    assert result.exit_code == 2

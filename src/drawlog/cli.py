@@ -14,7 +14,7 @@ from rich.console import Console
 
 from . import COMPILED, __version__
 from .bots import BOTS
-from .dataset import PARTITION_KEYS, OutputError, write_tables
+from .dataset import PARTITION_KEYS, OutputError, open_tables, write_tables
 from .events import json_schema
 from .recording import open_output, record
 from .rules import RULES, Rule, find_rule, select_codes
@@ -250,9 +250,17 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
 
         validator.on_block = advance
         try:
-            return write_tables(paths, Path(out), partition_by, validator=validator, jobs=jobs)
+            summary = write_tables(paths, Path(out), partition_by, validator=validator, jobs=jobs)
         except OutputError as error:
             raise typer.BadParameter(str(error), param_hint="--out/--partition-by") from None
+    if summary.unreadable:
+        import polars as pl
+
+        unreadable = open_tables(Path(out))["violations"].filter(pl.col("code") == "F007").collect()
+        for file, line, message in unreadable.select("file", "line", "message").iter_rows():
+            where = f"{file}:{line}" if line else file
+            console.print(f"[red]F007[/red] {where}: {message}", soft_wrap=True, highlight=False)
+    return summary
 
 
 @app.command()
