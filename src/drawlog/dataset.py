@@ -80,8 +80,10 @@ def write_tables(
     return summary
 
 
-def _write_in_one_process(inputs: list[str], folder: Path, validator: Validator) -> tuple[Summary, dict[str, int]]:
-    sinks = {name: TableSink(folder / f"{name}.parquet", schema) for name, schema in SCHEMAS.items()}
+def _write_in_one_process(inputs: list[str], folder: Path, validator: Validator,
+                          arrow: bool = False) -> tuple[Summary, dict[str, int]]:
+    suffix = "arrow" if arrow else "parquet"
+    sinks = {name: TableSink(folder / f"{name}.{suffix}", schema, arrow=arrow) for name, schema in SCHEMAS.items()}
     recorder = StatsRecorder(sinks, lambda: validator.reporter.file)
     validator.replay.observer = recorder
     try:
@@ -93,14 +95,19 @@ def _write_in_one_process(inputs: list[str], folder: Path, validator: Validator)
     return validator.summary, {name: sink.rows for name, sink in sinks.items()}
 
 
-def _write_part(path: str, folder: str) -> tuple[Summary, set[str]]:
-    """One worker's share: the tables of one input, and every match id it mentions."""
-    import pyarrow.parquet as pq
+def _read_arrow(path: Path):  # noqa: ANN202 - pyarrow.Table
+    import pyarrow as pa
 
+    with pa.memory_map(str(path)) as source:
+        return pa.ipc.open_file(source).read_all()
+
+
+def _write_part(path: str, folder: str) -> tuple[Summary, set[str]]:
+    """One worker's share: the tables of one input (as Arrow files), and every match id it mentions."""
     validator = Validator()
-    _write_in_one_process([path], Path(folder), validator)
-    mentioned = set(pq.read_table(Path(folder) / "matches.parquet", columns=["match"]).column("match").to_pylist())
-    mentioned |= set(pq.read_table(Path(folder) / "violations.parquet", columns=["match"]).column("match").to_pylist())
+    _write_in_one_process([path], Path(folder), validator, arrow=True)
+    mentioned = set(_read_arrow(Path(folder) / "matches.arrow").column("match").to_pylist())
+    mentioned |= set(_read_arrow(Path(folder) / "violations.arrow").column("match").to_pylist())
     mentioned.discard(None)  # type: ignore[arg-type]
     return validator.summary, mentioned
 
@@ -115,26 +122,26 @@ def _write_in_parallel(inputs: list[str], folder: Path, jobs: int) -> tuple[Summ
     parts = [folder / f"_part-{index}" for index in range(len(inputs))]
     for part in parts:
         part.mkdir()
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        results = list(pool.map(_write_part, inputs, [str(part) for part in parts]))
+    writers = {name: pq.ParquetWriter(folder / f"{name}.parquet", schema, compression="zstd")
+               for name, schema in SCHEMAS.items()}
+    rows = dict.fromkeys(SCHEMAS, 0)
+    results = []
+    try:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            # Parts are joined in input order as they come, while later inputs are still replayed.
+            for part, result in zip(parts, pool.map(_write_part, inputs, [str(part) for part in parts])):
+                results.append(result)
+                for name, writer in writers.items():
+                    table = _read_arrow(part / f"{name}.arrow")
+                    writer.write_table(table, row_group_size=65_536)
+                    rows[name] += table.num_rows
+                shutil.rmtree(part)
+    finally:
+        for writer in writers.values():
+            writer.close()
     mentioned = [match for _, matches in results for match in matches]
-    if len(mentioned) != len(set(mentioned)):  # a match id in two files: only one process sees it whole
-        for part in parts:
-            shutil.rmtree(part)
+    if len(mentioned) != len(set(mentioned)):  # a match id in two files: only one process saw it whole
         return None
-    rows = {}
-    for name, schema in SCHEMAS.items():
-        with pq.ParquetWriter(folder / f"{name}.parquet", schema, compression="zstd") as writer:
-            count = 0
-            for part in parts:
-                piece = pq.ParquetFile(part / f"{name}.parquet")
-                for group in range(piece.num_row_groups):
-                    table = piece.read_row_group(group)
-                    writer.write_table(table)
-                    count += table.num_rows
-        rows[name] = count
-    for part in parts:
-        shutil.rmtree(part)
     totals = msgspec.structs.asdict(Summary())
     for summary, _ in results:
         for key, value in msgspec.structs.asdict(summary).items():

@@ -75,14 +75,16 @@ TABLES = tuple(SCHEMAS)
 class TableSink:
     """Rows of one table, buffered column by column and written a row group at a time."""
 
-    def __init__(self, path: Path, schema: pa.Schema, rows_per_group: int = 65_536) -> None:
+    def __init__(self, path: Path, schema: pa.Schema, rows_per_group: int = 65_536, arrow: bool = False) -> None:
         self.path = path
         self.schema = schema
         self.rows_per_group = rows_per_group
         #: One list per column, in the schema's order; a row is one value appended to each.
         self.columns: list[list[Any]] = [[] for _ in schema.names]
         self.rows = 0
-        self._writer = pq.ParquetWriter(path, schema, compression="zstd")
+        # Arrow IPC (``arrow=True``) is for intermediate parts: cheap to write and to read back.
+        self._writer = pa.ipc.new_file(str(path), schema) if arrow else pq.ParquetWriter(path, schema,
+                                                                                            compression="zstd")
 
     def add(self, row: tuple[Any, ...]) -> None:
         """Append one row, its values in the order of the schema's columns."""
@@ -95,7 +97,7 @@ class TableSink:
         """Write the buffered rows as one row group."""
         if self.columns[0]:
             arrays = [pa.array(column, type=field.type) for column, field in zip(self.columns, self.schema)]
-            self._writer.write_table(pa.Table.from_arrays(arrays, schema=self.schema))
+            self._writer.write(pa.Table.from_arrays(arrays, schema=self.schema))
             self.rows += len(self.columns[0])
             for column in self.columns:
                 column.clear()
