@@ -337,3 +337,14 @@ def test_stats_names_unreadable_inputs_and_exits_2_when_nothing_was_read(tmp_pat
     assert f"F007 {missing}: no such file or folder" in result.output
     result = runner.invoke(app, ["stats", str(missing), "--out", str(tmp_path / "b")])
     assert result.exit_code == 2
+
+
+def test_small_row_groups_write_the_same_tables(corpus, tmp_path: Path):
+    """Flushing every few rows (moves packed per round context) changes nothing in the tables."""
+    inputs = [str(corpus[0]), str(SAMPLES / "every-violation.jsonl")]
+    write_tables(inputs, tmp_path / "big")
+    write_tables(inputs, tmp_path / "small", rows_per_group=7)
+    big, small = _all_tables(tmp_path / "big"), _all_tables(tmp_path / "small")
+    for name in big:
+        assert big[name].equals(small[name]), name
+    assert pl.read_parquet(tmp_path / "small" / "moves.parquet").height > 7

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .errors import DrawlogError, InputError
 from .reader import STDIN, expand_paths
-from .stats import MATCH_KEYS, SCHEMAS, TABLES, StatsRecorder, TableSink
+from .stats import MATCH_KEYS, SCHEMAS, TABLES, MoveSink, StatsRecorder, TableSink
 from .validator import Validator
 from .violations import Summary
 
@@ -46,8 +46,11 @@ def write_tables(
     partition_by: str | None = None,
     validator: Validator | None = None,
     jobs: int = 1,
+    rows_per_group: int = 65_536,
 ) -> Summary:
     """Validate ``paths`` and write the five tables to ``out`` (replaced all at once).
+
+    Rows are written ``rows_per_group`` at a time (one Parquet row group each).
 
     With ``jobs`` > 1 the input files are replayed by that many processes and
     their tables joined in input order: the same tables as one process writes
@@ -67,7 +70,7 @@ def write_tables(
         if jobs > 1 and len(inputs) > 1 and STDIN not in inputs:
             done = _write_in_parallel(inputs, flat, jobs)
         if done is None:
-            done = _write_in_one_process(inputs, flat, validator or Validator())
+            done = _write_in_one_process(inputs, flat, validator or Validator(), rows_per_group=rows_per_group)
         summary, rows = done
         if partition_by:
             _partition(flat, staging, partition_by)
@@ -80,10 +83,12 @@ def write_tables(
     return summary
 
 
-def _write_in_one_process(inputs: list[str], folder: Path, validator: Validator,
-                          arrow: bool = False) -> tuple[Summary, dict[str, int]]:
+def _write_in_one_process(inputs: list[str], folder: Path, validator: Validator, arrow: bool = False,
+                          rows_per_group: int = 65_536) -> tuple[Summary, dict[str, int]]:
     suffix = "arrow" if arrow else "parquet"
-    sinks = {name: TableSink(folder / f"{name}.{suffix}", schema, arrow=arrow) for name, schema in SCHEMAS.items()}
+    sinks = {name: (MoveSink if name == "moves" else TableSink)(folder / f"{name}.{suffix}", schema,
+                                                                rows_per_group, arrow)
+             for name, schema in SCHEMAS.items()}
     recorder = StatsRecorder(sinks, lambda: validator.reporter.file)
     validator.replay.observer = recorder
     try:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -21,12 +21,24 @@ from .errors import Fault
 from .events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
 from .replay import Table
 from .rounds import Round
-from .tiles import TILE_COUNT, TILE_ID, is_double, label
+from .tiles import TILE_COUNT, is_double, label, tile_id
 from .violations import Violation
 
 LABELS = tuple(label(tile) for tile in range(TILE_COUNT))
+DRAW_CODE: Final = 0
+PLAY_CODE: Final = 1
+PASS_CODE: Final = 2
+#: ``end`` codes are 0 left, 1 right, 2 none; an open end of 7 and a tile of 28 (TILE_COUNT) mean none.
+NO_END: Final = 2
+#: (name, bits) of the fields of a packed move, lowest bits first (see :class:`MoveSink`).
+PACKED_FIELDS: Final = (("applied", 1), ("could_play", 1), ("hand_size", 5), ("stock_left", 5), ("right", 3),
+                        ("left", 3), ("end", 2), ("tile", 5), ("action", 2), ("seat", 2), ("ply", 16),
+                        ("context", 18))
+_ACTION_CODE = {Draw: DRAW_CODE, Play: PLAY_CODE, Pass: PASS_CODE}
+_ACTIONS = pa.array(["draw", "play", "pass"])
+_TILE_LABELS = pa.array([*LABELS, None], pa.string())
+_END_NAMES = pa.array(["left", "right", None], pa.string())
 DOUBLES = frozenset(LABELS[tile] for tile in range(TILE_COUNT) if is_double(tile))
-_ACTION = {Draw: "draw", Play: "play", Pass: "pass"}
 
 #: Columns copied from the match into every table, so each can be partitioned by them.
 MATCH_KEYS = ("tournament", "table_name")
@@ -108,12 +120,103 @@ class TableSink:
         self._writer.close()
 
 
+class MoveSink:
+    """The moves table, kept compact: per move one packed integer and the line number.
+
+    A move is many small values (seat, tile, ends, stock …); packing them into
+    one int keeps the replay fast, and :meth:`flush` unpacks whole columns at
+    once with Arrow compute. Per-round values (match, round, names, keys) are
+    stored once per round as a *context* that each packed move points to.
+    """
+
+    def __init__(self, path: Path, schema: pa.Schema, rows_per_group: int = 65_536, arrow: bool = False) -> None:
+        self.path = path
+        self.schema = schema
+        self.rows_per_group = rows_per_group
+        self.rows = 0
+        self.packed: list[int] = []
+        self.lines: list[int] = []
+        self.faults: dict[int, str] = {}
+        self.contexts: list[tuple[Any, ...]] = []
+        self._writer = pa.ipc.new_file(str(path), schema) if arrow else pq.ParquetWriter(path, schema,
+                                                                                            compression="zstd")
+
+    def context(self, values: tuple[Any, ...]) -> int:
+        """Register a round's (match, round, tournament, table_name, file, names); its index."""
+        self.contexts.append(values)
+        return len(self.contexts) - 1
+
+    def add(self, context: int, ply: int, seat: int, action: int, tile: int, end: int, left: int, right: int,
+            stock_left: int, hand_size: int, could_play: bool, applied: bool, line: int, faults: str | None) -> None:
+        """Append one move (``tile`` 28, ``end`` 2 and ``left``/``right`` 7 mean none)."""
+        if faults is not None:
+            self.faults[len(self.lines)] = faults
+        self.lines.append(line)
+        self.packed.append(
+            ((((((((((context << 16 | ply) << 2 | seat) << 2 | action) << 5 | tile) << 2 | end) << 3 | left) << 3
+               | right) << 5 | stock_left) << 5 | hand_size) << 1 | could_play) << 1 | applied
+        )
+
+    def flush(self) -> None:
+        """Write the buffered moves as one row group and forget the contexts (register open rounds again)."""
+        count = len(self.lines)
+        if count:
+            self._writer.write(pa.Table.from_arrays(self._columns(), schema=self.schema))
+            self.rows += count
+            self.packed = []
+            self.lines = []
+            self.faults = {}
+        self.contexts = []
+
+    def _columns(self) -> list[Any]:
+        import pyarrow.compute as pc
+
+        packed = pa.array(self.packed, pa.int64())
+        fields: dict[str, Any] = {}
+        offset = 0
+        for name, width in PACKED_FIELDS:
+            fields[name] = pc.bit_wise_and(pc.shift_right(packed, offset), (1 << width) - 1)
+            offset += width
+        context = fields["context"]
+        contexts = list(zip(*self.contexts))
+        names = [name for row in self.contexts for name in (*row[5], None, None, None, None)[:4]]
+
+        def per_round(index: int, kind: pa.DataType) -> Any:
+            return pc.take(pa.array(contexts[index], kind), context)
+
+        def small(name: str, none: int) -> Any:
+            values = fields[name].cast(pa.int8())
+            return pc.if_else(pc.equal(values, none), pa.scalar(None, pa.int8()), values)
+
+        count = len(self.lines)
+        faults = pa.array([self.faults.get(row) for row in range(count)], pa.string()) if self.faults \
+            else pa.nulls(count, pa.string())
+        return [
+            per_round(0, pa.string()), per_round(1, pa.int32()), fields["ply"].cast(pa.int32()),
+            pa.array(self.lines, pa.int64()),
+            pc.take(pa.array(names, pa.string()), pc.add(pc.multiply(context, 4), fields["seat"])),
+            pc.take(_ACTIONS, fields["action"]), pc.take(_TILE_LABELS, fields["tile"]),
+            pc.take(_END_NAMES, fields["end"]), small("left", 7), small("right", 7),
+            fields["stock_left"].cast(pa.int8()), fields["hand_size"].cast(pa.int8()),
+            pc.equal(fields["could_play"], 1), pc.equal(fields["applied"], 1), faults,
+            per_round(2, pa.string()), per_round(3, pa.string()), per_round(4, pa.string()),
+        ]
+
+    def close(self) -> None:
+        """Write what is left and close the file."""
+        self.flush()
+        self._writer.close()
+
+
 class _Tally:
     """Per-seat counts of one round: plays, draws, voluntary draws, passes."""
 
-    __slots__ = ("plays", "draws", "voluntary", "passes", "opening", "ply", "line")
+    __slots__ = ("plays", "draws", "voluntary", "passes", "opening", "ply", "line", "values", "context")
 
-    def __init__(self, players: int, line: int) -> None:
+    def __init__(self, players: int, line: int, values: tuple[Any, ...] = ()) -> None:
+        #: (match, round, tournament, table_name, file, names): what the round's moves share.
+        self.values = values
+        self.context = -1
         self.plays = [0] * players
         self.draws = [0] * players
         self.voluntary = [0] * players
@@ -126,9 +229,9 @@ class _Tally:
 class StatsRecorder:
     """Builds the five tables from a replay (set it as ``validator.replay.observer``)."""
 
-    def __init__(self, sinks: dict[str, TableSink], current_file: Callable[[], str]) -> None:
-        self.sinks = sinks
-        self._moves = sinks["moves"]
+    def __init__(self, sinks: dict[str, Any], current_file: Callable[[], str]) -> None:
+        self.sinks: dict[str, TableSink] = sinks
+        self._moves: MoveSink = sinks["moves"]
         self._current_file = current_file  # the name of the input being read
         self._keys: dict[str, dict[str, Any]] = {}
         self._rounds: dict[str, _Tally] = {}
@@ -144,35 +247,43 @@ class StatsRecorder:
         }
 
     def round_started(self, table: Table, event: RoundStart, line: int) -> None:
-        self._rounds[table.id] = _Tally(len(table.seat_of), line)
+        keys = self._keys[table.id]
+        assert table.round is not None
+        values = (table.id, table.round.number, keys["tournament"], keys["table_name"], keys["file"],
+                  table.round.names)
+        tally = _Tally(len(table.seat_of), line, values)
+        tally.context = self._moves.context(values)
+        self._rounds[table.id] = tally
 
     def moved(self, table: Table, state: Round, seat: int, event: Draw | Play | Pass, line: int,
               could_play: bool, faults: tuple[Fault, ...]) -> None:
         tally = self._rounds[table.id]
         tally.ply += 1
         applied = not faults or not any(fault.impossible for fault in faults)
-        kind = _ACTION[event.__class__]
-        tile = end = None
-        if kind == "pass":
+        action = _ACTION_CODE[event.__class__]
+        tile, end = TILE_COUNT, NO_END
+        if action == PASS_CODE:
             tally.passes[seat] += 1
         else:
-            tile = LABELS[TILE_ID[event.tile]]  # type: ignore[union-attr]
-            if kind == "draw":
+            tile = tile_id(event.tile)  # type: ignore[union-attr]
+            if action == DRAW_CODE:
                 tally.draws[seat] += 1
                 tally.voluntary[seat] += could_play
             else:
-                end = event.end  # type: ignore[union-attr]
+                logged_end = event.end  # type: ignore[union-attr]
+                end = 0 if logged_end == "left" else 1 if logged_end == "right" else end
                 tally.plays[seat] += 1
                 if tally.opening is None and applied:
-                    tally.opening = tile
-        keys = self._keys[table.id]
+                    tally.opening = LABELS[tile]
         ends = state.line
-        self._moves.add((
-            table.id, state.number, tally.ply, line, event.player, kind, tile, end, ends.left, ends.right,
-            state.stock_left, state.hands[seat].bit_count(), could_play, applied,
-            ",".join(fault.code for fault in faults) if faults else None,
-            keys["tournament"], keys["table_name"], keys["file"],
-        ))
+        moves = self._moves
+        moves.add(tally.context, tally.ply, seat, action, tile, end, 7 if ends.left is None else ends.left,
+                  7 if ends.right is None else ends.right, state.stock_left, state.hands[seat].bit_count(),
+                  could_play, applied, line, ",".join(fault.code for fault in faults) if faults else None)
+        if len(moves.lines) >= moves.rows_per_group:
+            moves.flush()
+            for open_round in self._rounds.values():
+                open_round.context = moves.context(open_round.values)
 
     def round_settled(self, table: Table, state: Round, claim: RoundEnd | None, line: int) -> None:
         match = table.match
