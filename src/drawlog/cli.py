@@ -14,7 +14,6 @@ from rich.console import Console
 
 from . import COMPILED, __version__
 from .bots import BOTS
-from .dataset import PARTITION_KEYS, OutputError, open_tables, write_tables
 from .events import json_schema
 from .recording import open_output, record
 from .rules import RULES, Rule, find_rule, select_codes
@@ -232,6 +231,8 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
     """Validate and write the tables; a usage error (exit 2) when the folder or the key is refused."""
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
+    from .dataset import OutputError, open_tables, write_tables
+
     validator = Validator()
     console = Console(stderr=True)
     progress = Progress(SpinnerColumn(), TextColumn(progress_label), TextColumn("{task.fields[lines]:,} lines"),
@@ -311,6 +312,8 @@ def audit(
 
 
 def _frame_command(compute, fmt: FrameFormat, output: Optional[str]) -> None:  # noqa: ANN001
+    from .dataset import OutputError
+
     if fmt is FrameFormat.parquet and output in (None, "-") and sys.stdout.isatty():
         raise typer.BadParameter("parquet goes to a file: add -o FILE", param_hint="--format")
     try:
@@ -351,6 +354,7 @@ def players(
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file.")] = None,
 ) -> None:
     """A leaderboard per player: results, rating, how they win, how they draw, how often they break rules."""
+    from .dataset import PARTITION_KEYS
     from .reports import LEADERBOARD_SORTS, leaderboard
 
     if sort not in LEADERBOARD_SORTS:
