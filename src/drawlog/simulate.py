@@ -19,6 +19,7 @@ from .bots import BOTS, Bot
 from .events import Draw, Event, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
 from .faults import Defective, FaultPlan, InjectedFault
 from .match import Deal, Match, hand_size
+from .rounds import Round
 from .tiles import TILE_COUNT, TILES, bits, members
 
 #: A line of a simulated log: an event, or an event written with a deliberate defect.
@@ -135,7 +136,7 @@ class Simulator:
             if self.options.reveal_hands else None,
         ))
 
-    def _move(self, state, seat: int, bot: Bot, match_id: str) -> Event:
+    def _move(self, state: Round, seat: int, bot: Bot, match_id: str) -> Event:
         """Let the bot act through the engine's checked actions; the event to log."""
         player = state.names[seat]
         action = bot.choose(state, seat, self.rng)

@@ -84,11 +84,6 @@ def pip_total(mask: int) -> int:
     return _PIPS_LOW[mask & _HALF_MASK] + _PIPS_HIGH[mask >> _HALF]
 
 
-def count(mask: int) -> int:
-    """How many tiles a bit set holds."""
-    return mask.bit_count()
-
-
 def label(tile: int) -> str:
     """The tile written as ``[low|high]``."""
     low, high = TILES[tile]
