@@ -141,7 +141,9 @@ class Simulator:
         player = state.names[seat]
         action = bot.choose(state, seat, self.rng)
         if action[0] == "draw":
-            tile = TILES[state.next_stock_tile()]
+            next_tile = state.next_stock_tile()
+            assert next_tile is not None, "the simulator always knows the stock order"
+            tile = TILES[next_tile]
             state.draw(seat, tile)
             return Draw(match=match_id, player=player, tile=tile)
         if action[0] == "play":
