@@ -592,3 +592,13 @@ def test_blank_lines_are_ignored_but_counted(tmp_path: Path) -> None:
     assert summary["invalid_lines"] == 0
     assert summary["events"] == len(lines)
     assert summary["lines"] == len(with_blanks)
+
+
+def test_a_utf8_byte_order_mark_is_skipped(tmp_path: Path) -> None:
+    lines = match_lines("m1")
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + b"".join(lines))
+    status, document = validate(path)
+    assert status == 0
+    assert document["violations"] == []
+    assert document["summary"]["events"] == len(lines)
