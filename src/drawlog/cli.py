@@ -66,8 +66,8 @@ def _root(
 
 @app.command()
 def validate(
-    paths: Annotated[list[str], typer.Argument(help="Log files (.jsonl, .jsonl.gz, .jsonl.zst), folders, "
-                                                    "or - for standard input.")],
+    paths: Annotated[list[str], typer.Argument(metavar="PATH", help="Log files (.jsonl, .jsonl.gz, "
+                                                    ".jsonl.zst), folders, or - for standard input.")],
     output_format: Annotated[OutputFormat, typer.Option("--format", "-f", help="Output format.")]
     = OutputFormat.text,
     select: Annotated[Optional[list[str]], typer.Option(help="Report only these codes or prefixes "
@@ -119,7 +119,7 @@ def _rule_markdown(rule: Rule) -> str:
 
 @app.command()
 def rule(
-    code: Annotated[Optional[str], typer.Argument(help="A code (M205) or name (illegal-draw).")] = None,
+    code: Annotated[Optional[str], typer.Argument(metavar="CODE", help="A code (M205) or name (illegal-draw).")] = None,
     show_all: Annotated[bool, typer.Option("--all", help="Explain every rule.")] = False,
     output_format: Annotated[RuleFormat, typer.Option("--format", help="Output format.")] = RuleFormat.text,
 ) -> None:
@@ -266,7 +266,7 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
 
 @app.command()
 def stats(
-    paths: Annotated[list[str], typer.Argument(help="Log files, folders, or - for standard input.")],
+    paths: Annotated[list[str], typer.Argument(metavar="PATH", help="Log files, folders, or - for standard input.")],
     out: Annotated[str, typer.Option("--out", "-o", help="Folder for the Parquet tables (replaced whole).")],
     partition_by: Annotated[Optional[str], typer.Option(help="Write hive-style folders by this column: "
                                                              "tournament, table_name or file.")] = None,
@@ -282,7 +282,7 @@ def stats(
 
 @app.command()
 def audit(
-    paths: Annotated[list[str], typer.Argument(help="Log files, folders, or - for standard input.")],
+    paths: Annotated[list[str], typer.Argument(metavar="PATH", help="Log files, folders, or - for standard input.")],
     out: Annotated[str, typer.Option("--out", "-o", help="Folder for the Parquet tables (replaced whole).")],
     partition_by: Annotated[Optional[str], typer.Option(help="Write hive-style folders by this column.")] = None,
     top: Annotated[int, typer.Option(min=1, help="How many players and files to list.")] = 5,
@@ -325,8 +325,9 @@ def _frame_command(compute, fmt: FrameFormat, output: Optional[str]) -> None:  #
 
 @app.command()
 def query(
-    folder: Annotated[str, typer.Argument(help="A folder written by `drawlog stats` or `drawlog audit`.")],
-    sql: Annotated[str, typer.Argument(help="SQL over the tables matches, rounds, players, moves, violations.")],
+    folder: Annotated[str, typer.Argument(metavar="DIR", help="A folder written by `drawlog stats` or `drawlog audit`.")],
+    sql: Annotated[str, typer.Argument(metavar="SQL", help="SQL over the tables matches, rounds, players, moves, "
+                                                       "violations.")],
     output_format: Annotated[FrameFormat, typer.Option("--format", "-f")] = FrameFormat.table,
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file.")] = None,
 ) -> None:
@@ -346,7 +347,7 @@ def query(
 
 @app.command()
 def players(
-    folder: Annotated[str, typer.Argument(help="A folder written by `drawlog stats` or `drawlog audit`.")],
+    folder: Annotated[str, typer.Argument(metavar="DIR", help="A folder written by `drawlog stats` or `drawlog audit`.")],
     by: Annotated[Optional[str], typer.Option(help="Also group by this matches column (tournament, "
                                                    "table_name, file).")] = None,
     sort: Annotated[str, typer.Option(help="Sort by this column.")] = "rating",
@@ -366,7 +367,7 @@ def players(
 
 @app.command()
 def ratings(
-    folder: Annotated[str, typer.Argument(help="A folder written by `drawlog stats` or `drawlog audit`.")],
+    folder: Annotated[str, typer.Argument(metavar="DIR", help="A folder written by `drawlog stats` or `drawlog audit`.")],
     output_format: Annotated[FrameFormat, typer.Option("--format", "-f")] = FrameFormat.table,
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file.")] = None,
 ) -> None:
