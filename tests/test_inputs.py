@@ -602,3 +602,15 @@ def test_a_utf8_byte_order_mark_is_skipped(tmp_path: Path) -> None:
     assert status == 0
     assert document["violations"] == []
     assert document["summary"]["events"] == len(lines)
+
+
+def test_json_nested_too_deeply_is_reported_not_a_crash(tmp_path: Path) -> None:
+    deep_meta = b'{"type":"match_start","match":"m9","players":["a","b"],"meta":' + b"[" * 200_000 + \
+        b"]" * 200_000 + b"}\n"
+    lines = match_lines("m1")
+    path = write(tmp_path / "deep.jsonl", [deep_meta, b"[" * 100_000 + b"\n", *lines])
+    status, document = validate(path)
+    assert status == 1
+    assert codes(document) == [(1, "F002"), (2, "F002")]
+    assert "nested too deeply" in document["violations"][0]["message"]
+    assert document["summary"]["invalid_lines"] == 2

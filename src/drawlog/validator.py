@@ -116,7 +116,7 @@ class Validator:
                 if _TWO_ON_ONE_LINE.search(block) is None:
                     try:
                         events = decode_lines(block)
-                    except (msgspec.ValidationError, msgspec.DecodeError):
+                    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
                         pass
                 if events is not None and len(events) == count:
                     for event in events:
@@ -156,6 +156,9 @@ class Validator:
             return _DECODER.decode(raw)
         except msgspec.ValidationError:
             return self._decode_loosely(raw, number)
+        except RecursionError:
+            self._invalid("F001", "not valid JSON: nested too deeply to read", number)
+            return None
         except msgspec.DecodeError as error:
             if not raw or raw.isspace():
                 self.summary.blank_lines += 1
@@ -169,6 +172,9 @@ class Validator:
             obj = _ANY_DECODER.decode(raw)
         except msgspec.DecodeError as error:
             self._invalid("F001", f"not valid JSON: {error}", number)
+            return None
+        except RecursionError:
+            self._invalid("F002", "event does not fit the format: nested too deeply to read", number)
             return None
         if not isinstance(obj, dict):
             self._invalid("F002", f"expected a JSON object, got {_json_kind(obj)}", number)
