@@ -235,19 +235,21 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
 
     validator = Validator()
     console = Console(stderr=True)
-    progress = Progress(SpinnerColumn(), TextColumn(progress_label), TextColumn("{task.fields[lines]:,} lines"),
+    progress = Progress(SpinnerColumn(), TextColumn(progress_label), TextColumn("{task.fields[megabytes]:,.1f} MB"),
                         TextColumn("{task.fields[matches]:,} matches"), TextColumn("{task.fields[rate]}"),
                         TimeElapsedColumn(), console=console, transient=True,
                         disable=quiet or not console.is_terminal)
     started = time.perf_counter()
+    read = [0]
     with progress:
-        task = progress.add_task(progress_label, lines=0, matches=0, rate="")
+        task = progress.add_task(progress_label, megabytes=0.0, matches=0, rate="")
 
-        def advance(_size: int) -> None:
-            summary = validator.summary
+        def advance(size: int) -> None:
+            read[0] += size
+            matches = validator.summary.matches
             elapsed = max(time.perf_counter() - started, 1e-9)
-            progress.update(task, lines=summary.lines, matches=summary.matches,
-                            rate=f"{summary.matches / elapsed:,.0f} matches/s")
+            progress.update(task, megabytes=read[0] / 1e6, matches=matches,
+                            rate=f"{matches / elapsed:,.0f} matches/s")
 
         validator.on_block = advance
         try:
