@@ -7,6 +7,7 @@ stock's size and the tiles already placed; never another player's hand.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from .rounds import Round
 from .tiles import FULL_SET, PIPS, SUIT, TILE_ID, is_double
@@ -32,6 +33,15 @@ class Bot:
         """The action of a player with nothing to place: draw while allowed, else pass."""
         return DRAW if state.can_draw(seat) else PASS
 
+    @classmethod
+    def best_play(cls, state: Round, seat: int, value: Callable[[tuple[int, int], str], float]) -> Action:
+        """The legal play with the highest ``value(halves, end)``; draw or pass when there is none."""
+        plays = state.legal_plays(seat)
+        if not plays:
+            return cls.forced(state, seat)
+        halves, end = max(plays, key=lambda play: value(*play))
+        return ("play", halves, end)
+
 
 class RandomBot(Bot):
     """Uniform over every legal action, voluntary draws (and a draw before the opening tile) included."""
@@ -53,11 +63,7 @@ class GreedyBot(Bot):
     description = "plays its heaviest playable tile; draws only when it must"
 
     def choose(self, state: Round, seat: int, rng: random.Random) -> Action:
-        plays = state.legal_plays(seat)
-        if not plays:
-            return self.forced(state, seat)
-        halves, end = max(plays, key=lambda play: PIPS[TILE_ID[play[0]]])
-        return ("play", halves, end)
+        return self.best_play(state, seat, lambda halves, end: PIPS[TILE_ID[halves]])
 
 
 class TacticianBot(Bot):
@@ -73,14 +79,10 @@ class TacticianBot(Bot):
     description = "keeps options open, sheds doubles and pips, blocks suits that are out"
 
     def choose(self, state: Round, seat: int, rng: random.Random) -> Action:
-        plays = state.legal_plays(seat)
-        if not plays:
-            return self.forced(state, seat)
         hand = state.hands[seat]
         unseen = FULL_SET & ~hand & ~state.on_line()
 
-        def value(play: tuple[tuple[int, int], str]) -> float:
-            halves, end = play
+        def value(halves: tuple[int, int], end: str) -> float:
             tile = TILE_ID[halves]
             left, right = state.line.resolve(halves, end)  # type: ignore[misc]
             rest = hand & ~(1 << tile)
@@ -88,8 +90,7 @@ class TacticianBot(Bot):
             unseen_fitting = (unseen & (SUIT[left] | SUIT[right])).bit_count()
             return 3.0 * options + 0.5 * PIPS[tile] + 4.0 * is_double(tile) - 0.6 * unseen_fitting
 
-        halves, end = max(plays, key=value)
-        return ("play", halves, end)
+        return self.best_play(state, seat, value)
 
 
 BOTS: dict[str, type[Bot]] = {cls.name: cls for cls in (RandomBot, GreedyBot, TacticianBot)}

@@ -38,7 +38,6 @@ _ACTION_CODE = {Draw: DRAW_CODE, Play: PLAY_CODE, Pass: PASS_CODE}
 _ACTIONS = pa.array(["draw", "play", "pass"])
 _TILE_LABELS = pa.array([*LABELS, None], pa.string())
 _END_NAMES = pa.array(["left", "right", None], pa.string())
-DOUBLES = frozenset(LABELS[tile] for tile in range(TILE_COUNT) if is_double(tile))
 
 #: Columns copied from the match into every table, so each can be partitioned by them.
 MATCH_KEYS = ("tournament", "table_name")
@@ -221,7 +220,7 @@ class _Tally:
         self.draws = [0] * players
         self.voluntary = [0] * players
         self.passes = [0] * players
-        self.opening: str | None = None
+        self.opening = -1  # the tile that opened the line, once one did
         self.ply = 0
         self.line = line
 
@@ -273,8 +272,8 @@ class StatsRecorder:
                 logged_end = event.end  # type: ignore[union-attr]
                 end = 0 if logged_end == "left" else 1 if logged_end == "right" else end
                 tally.plays[seat] += 1
-                if tally.opening is None and applied:
-                    tally.opening = LABELS[tile]
+                if tally.opening < 0 and applied:
+                    tally.opening = tile
         ends = state.line
         moves = self._moves
         moves.add(tally.context, tally.ply, seat, action, tile, end, 7 if ends.left is None else ends.left,
@@ -298,8 +297,8 @@ class StatsRecorder:
         self.sinks["rounds"].add((
             table.id, state.number, *where, names[state.opener], state.reason, winner,
             score.points[score.winner] if score.winner is not None else 0, state.stock_left,
-            sum(tally.plays), sum(tally.draws), sum(tally.passes), sum(tally.voluntary), opening,
-            opening in DOUBLES if opening else None,
+            sum(tally.plays), sum(tally.draws), sum(tally.passes), sum(tally.voluntary),
+            LABELS[opening] if opening >= 0 else None, is_double(opening) if opening >= 0 else None,
             claim.reason if claim else None, claim.winner if claim else None, claim is not None, tally.line,
         ))
         players = self.sinks["players"]

@@ -105,8 +105,7 @@ class Validator:
             for block in blocks:
                 if isinstance(block, LongLine):
                     number += 1
-                    self._invalid("F001", f"line is {block.length:,} bytes long; the limit is "
-                                          f"{MAX_LINE_BYTES:,}", number)
+                    self._too_long(block.length, number)
                     yield from reporter.flush()
                     continue
                 if self.on_block is not None:
@@ -147,10 +146,13 @@ class Validator:
         self.summary.invalid_lines += 1
         self.reporter.emit(code, message, number, match, round_number, player)
 
+    def _too_long(self, length: int, number: int) -> None:
+        self._invalid("F001", f"line is {length:,} bytes long; the limit is {MAX_LINE_BYTES:,}", number)
+
     def _decode_line(self, raw: bytes, number: int) -> AnyEvent | None:
         """One line: blank, too long, invalid JSON, off the schema, or an event."""
         if len(raw) > MAX_LINE_BYTES:
-            self._invalid("F001", f"line is {len(raw):,} bytes long; the limit is {MAX_LINE_BYTES:,}", number)
+            self._too_long(len(raw), number)
             return None
         try:
             return _DECODER.decode(raw)
