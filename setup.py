@@ -15,7 +15,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 #: The modules compiled: the rules engine, the replay and the statistics recorder, where runs spend their time.
-COMPILED = ["tiles", "line", "scoring", "errors", "rounds", "match", "replay", "stats"]
+COMPILED = ["tiles", "line", "scoring", "errors", "rounds", "match", "replay", "sinks", "stats"]
 
 
 class OptionalBuildExt(build_ext):

@@ -339,6 +339,59 @@ def test_stats_names_unreadable_inputs_and_exits_2_when_nothing_was_read(tmp_pat
     assert result.exit_code == 2
 
 
+def test_the_writer_thread_writes_the_same_tables_as_the_replay_thread(corpus, tmp_path: Path):
+    from drawlog.dataset import _write_in_one_process
+    from drawlog.validator import Validator
+
+    inputs = [str(corpus[0]), str(SAMPLES / "every-violation.jsonl")]
+    folders = [tmp_path / "threaded", tmp_path / "inline"]
+    for folder, threaded in zip(folders, (True, False)):
+        folder.mkdir()
+        _write_in_one_process(inputs, folder, Validator(), rows_per_group=50, threaded=threaded)
+    for name in ("matches", "rounds", "players", "moves", "violations"):
+        threaded_table = pl.read_parquet(folders[0] / f"{name}.parquet")
+        assert threaded_table.height > 0, name
+        assert threaded_table.equals(pl.read_parquet(folders[1] / f"{name}.parquet")), name
+
+
+def test_writer_thread_runs_jobs_in_order_and_hands_back_the_first_error():
+    from drawlog.sinks import WriterThread
+
+    done: list[int] = []
+    writer = WriterThread(backlog=1)
+    for number in range(5):
+        writer.submit(lambda number=number: done.append(number))
+    writer.close()
+    assert done == [0, 1, 2, 3, 4]
+
+    import threading
+
+    gate = threading.Event()
+
+    def fail() -> None:
+        gate.wait()
+        raise OSError(28, "No space left on device")
+
+    writer = WriterThread()
+    writer.submit(fail)
+    writer.submit(lambda: done.append(99))  # skipped: the thread stopped writing at the error
+    gate.set()
+    with pytest.raises(OSError, match="No space left"):
+        writer.close()
+    assert 99 not in done
+    with pytest.raises(OSError):
+        writer.submit(lambda: None)
+
+
+def test_stats_into_an_unwritable_place_is_a_usage_error(tmp_path: Path):
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("not a folder")
+    result = runner.invoke(app, ["stats", str(SAMPLES / "tournament-2p.jsonl"), "--out", str(blocker / "stats")])
+    assert result.exit_code == 2
+    assert "cannot write" in result.output and "Not a directory" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
 def test_small_row_groups_write_the_same_tables(corpus, tmp_path: Path):
     """Flushing every few rows (moves packed per round context) changes nothing in the tables."""
     inputs = [str(corpus[0]), str(SAMPLES / "every-violation.jsonl")]

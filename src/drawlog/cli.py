@@ -256,6 +256,10 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
             summary = write_tables(paths, Path(out), partition_by, validator=validator, jobs=jobs)
         except OutputError as error:
             raise typer.BadParameter(str(error), param_hint="--out/--partition-by") from None
+        except OSError as error:
+            where = error.filename or out
+            raise typer.BadParameter(f"cannot write {where}: {error.strerror or error}", param_hint="--out") \
+                from None
     if summary.unreadable:
         import polars as pl
 

@@ -19,7 +19,8 @@ from pathlib import Path
 
 from .errors import DrawlogError, InputError
 from .reader import STDIN, expand_paths
-from .stats import MATCH_KEYS, SCHEMAS, TABLES, MoveSink, StatsRecorder, TableSink
+from .sinks import MoveSink, TableSink, WriterThread, open_writer
+from .stats import MATCH_KEYS, SCHEMAS, TABLES, WRITE_SCHEMAS, StatsRecorder
 from .validator import Validator
 from .violations import Summary
 
@@ -84,10 +85,12 @@ def write_tables(
 
 
 def _write_in_one_process(inputs: list[str], folder: Path, validator: Validator, arrow: bool = False,
-                          rows_per_group: int = 65_536) -> tuple[Summary, dict[str, int]]:
+                          rows_per_group: int = 65_536, threaded: bool = True) -> tuple[Summary, dict[str, int]]:
+    """Replay ``inputs`` once, writing the tables into ``folder``; ``threaded``: encode in a writer thread."""
     suffix = "arrow" if arrow else "parquet"
+    background = WriterThread() if threaded else None
     sinks = {name: (MoveSink if name == "moves" else TableSink)(folder / f"{name}.{suffix}", schema,
-                                                                rows_per_group, arrow)
+                                                                rows_per_group, arrow, background)
              for name, schema in SCHEMAS.items()}
     recorder = StatsRecorder(sinks, lambda: validator.reporter.file)
     validator.replay.observer = recorder
@@ -95,8 +98,14 @@ def _write_in_one_process(inputs: list[str], folder: Path, validator: Validator,
         for violation in validator.validate_paths(inputs):
             recorder.violation(violation)
     finally:
-        for sink in sinks.values():
-            sink.close()
+        try:
+            for sink in sinks.values():
+                sink.flush()
+            if background is not None:
+                background.close()  # every row group written
+        finally:
+            for sink in sinks.values():
+                sink.close()
     return validator.summary, {name: sink.rows for name, sink in sinks.items()}
 
 
@@ -104,7 +113,7 @@ def _read_arrow(path: Path):  # noqa: ANN202 - pyarrow.Table
     import pyarrow as pa
 
     with pa.memory_map(str(path)) as source:
-        return pa.ipc.open_file(source).read_all()
+        return pa.ipc.open_stream(source).read_all()
 
 
 def _write_part(path: str, folder: str) -> tuple[Summary, set[str]]:
@@ -122,13 +131,11 @@ def _write_in_parallel(inputs: list[str], folder: Path, jobs: int) -> tuple[Summ
     from concurrent.futures import ProcessPoolExecutor
 
     import msgspec
-    import pyarrow.parquet as pq
 
     parts = [folder / f"_part-{index}" for index in range(len(inputs))]
     for part in parts:
         part.mkdir()
-    writers = {name: pq.ParquetWriter(folder / f"{name}.parquet", schema, compression="zstd")
-               for name, schema in SCHEMAS.items()}
+    writers = {name: open_writer(folder / f"{name}.parquet", schema) for name, schema in WRITE_SCHEMAS.items()}
     rows = dict.fromkeys(SCHEMAS, 0)
     results = []
     try:
@@ -138,7 +145,8 @@ def _write_in_parallel(inputs: list[str], folder: Path, jobs: int) -> tuple[Summ
                 results.append(result)
                 for name, writer in writers.items():
                     table = _read_arrow(part / f"{name}.arrow")
-                    writer.write_table(table, row_group_size=65_536)
+                    for batch in table.to_batches():  # the part's row groups, each with its own dictionaries
+                        writer.write_batch(batch)
                     rows[name] += table.num_rows
                 shutil.rmtree(part)
     finally:

@@ -24,7 +24,7 @@ from .violations import Reporter
 class Table:
     """A match being replayed: the engine's state plus what the log format adds (seq, lines)."""
 
-    __slots__ = ("id", "match", "seat_of", "round", "last_seq", "last_line", "errors")
+    __slots__ = ("id", "match", "seat_of", "round", "last_seq", "last_line", "errors", "observed")
 
     def __init__(self, match_id: str, match: Match | None, line: int) -> None:
         self.id = match_id
@@ -34,6 +34,8 @@ class Table:
         self.last_seq = 0
         self.last_line = line
         self.errors = 0
+        #: Whatever the replay's observer keeps for this match; the replay never reads it.
+        self.observed: Any = None
 
     def round_number(self) -> int | None:
         """The round in play, or the last one started (None before any)."""

@@ -3,41 +3,36 @@
 :class:`StatsRecorder` is a replay :class:`~drawlog.replay.Observer`: it turns
 each replayed match, round and move into rows, always from the recomputed
 state, never from the log's claims (those get their own ``claimed_*``
-columns). Rows are buffered per table and written to Parquet in row groups
-as the input streams, so memory does not grow with the input.
+columns). Rows go to the sinks of :mod:`drawlog.sinks`, which write them to
+Parquet in row groups as the input streams, so memory does not grow with the
+input.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from .errors import Fault
 from .events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
 from .replay import Table
 from .rounds import Round
-from .tiles import TILE_COUNT, is_double, label, tile_id
+from .sinks import (
+    DRAW_CODE,
+    LABELS,
+    NO_END,
+    NO_PIP,
+    PASS_CODE,
+    PLAY_CODE,
+    MoveSink,
+    TableSink,
+    text_as_dictionary,
+)
+from .tiles import TILE_COUNT, is_double, tile_id
 from .violations import Violation
-
-LABELS = tuple(label(tile) for tile in range(TILE_COUNT))
-DRAW_CODE: Final = 0
-PLAY_CODE: Final = 1
-PASS_CODE: Final = 2
-#: ``end`` codes are 0 left, 1 right, 2 none; an open end of 7 and a tile of 28 (TILE_COUNT) mean none.
-NO_END: Final = 2
-#: (name, bits) of the fields of a packed move, lowest bits first (see :class:`MoveSink`).
-PACKED_FIELDS: Final = (("applied", 1), ("could_play", 1), ("hand_size", 5), ("stock_left", 5), ("right", 3),
-                        ("left", 3), ("end", 2), ("tile", 5), ("action", 2), ("seat", 2), ("ply", 16),
-                        ("context", 18))
-_ACTION_CODE = {Draw: DRAW_CODE, Play: PLAY_CODE, Pass: PASS_CODE}
-_ACTIONS = pa.array(["draw", "play", "pass"])
-_TILE_LABELS = pa.array([*LABELS, None], pa.string())
-_END_NAMES = pa.array(["left", "right", None], pa.string())
 
 #: Columns copied from the match into every table, so each can be partitioned by them.
 MATCH_KEYS = ("tournament", "table_name")
@@ -83,132 +78,29 @@ SCHEMAS: dict[str, pa.Schema] = {
 TABLES = tuple(SCHEMAS)
 
 
-class TableSink:
-    """Rows of one table, buffered column by column and written a row group at a time."""
-
-    def __init__(self, path: Path, schema: pa.Schema, rows_per_group: int = 65_536, arrow: bool = False) -> None:
-        self.path = path
-        self.schema = schema
-        self.rows_per_group = rows_per_group
-        #: One list per column, in the schema's order; a row is one value appended to each.
-        self.columns: list[list[Any]] = [[] for _ in schema.names]
-        self.rows = 0
-        # Arrow IPC (``arrow=True``) is for intermediate parts: cheap to write and to read back.
-        self._writer = pa.ipc.new_file(str(path), schema) if arrow else pq.ParquetWriter(path, schema,
-                                                                                            compression="zstd")
-
-    def add(self, row: tuple[Any, ...]) -> None:
-        """Append one row, its values in the order of the schema's columns."""
-        for column, value in zip(self.columns, row):
-            column.append(value)
-        if len(self.columns[0]) >= self.rows_per_group:
-            self.flush()
-
-    def flush(self) -> None:
-        """Write the buffered rows as one row group."""
-        if self.columns[0]:
-            arrays = [pa.array(column, type=field.type) for column, field in zip(self.columns, self.schema)]
-            self._writer.write(pa.Table.from_arrays(arrays, schema=self.schema))
-            self.rows += len(self.columns[0])
-            for column in self.columns:
-                column.clear()
-
-    def close(self) -> None:
-        """Write what is left and close the file."""
-        self.flush()
-        self._writer.close()
+#: The schema each table is written with (the moves' strings as dictionaries; they read back as strings).
+WRITE_SCHEMAS = {name: text_as_dictionary(schema) if name == "moves" else schema for name, schema in SCHEMAS.items()}
 
 
-class MoveSink:
-    """The moves table, kept compact: per move one packed integer and the line number.
+class _MatchNotes:
+    """What the recorder keeps of an open match: its keys and the round in play."""
 
-    A move is many small values (seat, tile, ends, stock …); packing them into
-    one int keeps the replay fast, and :meth:`flush` unpacks whole columns at
-    once with Arrow compute. Per-round values (match, round, names, keys) are
-    stored once per round as a *context* that each packed move points to.
-    """
+    __slots__ = ("tournament", "table_name", "file", "variant", "started_at", "player_names", "first_line", "round")
 
-    def __init__(self, path: Path, schema: pa.Schema, rows_per_group: int = 65_536, arrow: bool = False) -> None:
-        self.path = path
-        self.schema = schema
-        self.rows_per_group = rows_per_group
-        self.rows = 0
-        self.packed: list[int] = []
-        self.lines: list[int] = []
-        self.faults: dict[int, str] = {}
-        self.contexts: list[tuple[Any, ...]] = []
-        self._writer = pa.ipc.new_file(str(path), schema) if arrow else pq.ParquetWriter(path, schema,
-                                                                                            compression="zstd")
-
-    def context(self, values: tuple[Any, ...]) -> int:
-        """Register a round's (match, round, tournament, table_name, file, names); its index."""
-        self.contexts.append(values)
-        return len(self.contexts) - 1
-
-    def add(self, context: int, ply: int, seat: int, action: int, tile: int, end: int, left: int, right: int,
-            stock_left: int, hand_size: int, could_play: bool, applied: bool, line: int, faults: str | None) -> None:
-        """Append one move (``tile`` 28, ``end`` 2 and ``left``/``right`` 7 mean none)."""
-        if faults is not None:
-            self.faults[len(self.lines)] = faults
-        self.lines.append(line)
-        self.packed.append(
-            ((((((((((context << 16 | ply) << 2 | seat) << 2 | action) << 5 | tile) << 2 | end) << 3 | left) << 3
-               | right) << 5 | stock_left) << 5 | hand_size) << 1 | could_play) << 1 | applied
-        )
-
-    def flush(self) -> None:
-        """Write the buffered moves as one row group and forget the contexts (register open rounds again)."""
-        count = len(self.lines)
-        if count:
-            self._writer.write(pa.Table.from_arrays(self._columns(), schema=self.schema))
-            self.rows += count
-            self.packed = []
-            self.lines = []
-            self.faults = {}
-        self.contexts = []
-
-    def _columns(self) -> list[Any]:
-        import pyarrow.compute as pc
-
-        packed = pa.array(self.packed, pa.int64())
-        fields: dict[str, Any] = {}
-        offset = 0
-        for name, width in PACKED_FIELDS:
-            fields[name] = pc.bit_wise_and(pc.shift_right(packed, offset), (1 << width) - 1)
-            offset += width
-        context = fields["context"]
-        contexts = list(zip(*self.contexts))
-        names = [name for row in self.contexts for name in (*row[5], None, None, None, None)[:4]]
-
-        def per_round(index: int, kind: pa.DataType) -> Any:
-            return pc.take(pa.array(contexts[index], kind), context)
-
-        def small(name: str, none: int) -> Any:
-            values = fields[name].cast(pa.int8())
-            return pc.if_else(pc.equal(values, none), pa.scalar(None, pa.int8()), values)
-
-        count = len(self.lines)
-        faults = pa.array([self.faults.get(row) for row in range(count)], pa.string()) if self.faults \
-            else pa.nulls(count, pa.string())
-        return [
-            per_round(0, pa.string()), per_round(1, pa.int32()), fields["ply"].cast(pa.int32()),
-            pa.array(self.lines, pa.int64()),
-            pc.take(pa.array(names, pa.string()), pc.add(pc.multiply(context, 4), fields["seat"])),
-            pc.take(_ACTIONS, fields["action"]), pc.take(_TILE_LABELS, fields["tile"]),
-            pc.take(_END_NAMES, fields["end"]), small("left", 7), small("right", 7),
-            fields["stock_left"].cast(pa.int8()), fields["hand_size"].cast(pa.int8()),
-            pc.equal(fields["could_play"], 1), pc.equal(fields["applied"], 1), faults,
-            per_round(2, pa.string()), per_round(3, pa.string()), per_round(4, pa.string()),
-        ]
-
-    def close(self) -> None:
-        """Write what is left and close the file."""
-        self.flush()
-        self._writer.close()
+    def __init__(self, event: MatchStart, file: str, line: int) -> None:
+        meta = event.meta or {}
+        self.tournament = _text(meta.get("tournament"))
+        self.table_name = _text(meta.get("table"))
+        self.file = file
+        self.variant = event.variant
+        self.started_at = _timestamp(event.ts)
+        self.player_names = list(event.players)
+        self.first_line = line
+        self.round: _RoundNotes | None = None
 
 
-class _Tally:
-    """Per-seat counts of one round: plays, draws, voluntary draws, passes."""
+class _RoundNotes:
+    """Per-seat counts of the round in play (plays, draws, voluntary draws, passes) and its moves' context."""
 
     __slots__ = ("plays", "draws", "voluntary", "passes", "opening", "ply", "line", "values", "context")
 
@@ -229,112 +121,128 @@ class StatsRecorder:
     """Builds the five tables from a replay (set it as ``validator.replay.observer``)."""
 
     def __init__(self, sinks: dict[str, Any], current_file: Callable[[], str]) -> None:
-        self.sinks: dict[str, TableSink] = sinks
+        self.sinks: dict[str, Any] = sinks
         self._moves: MoveSink = sinks["moves"]
+        self._rounds: TableSink = sinks["rounds"]
+        self._players: TableSink = sinks["players"]
         self._current_file = current_file  # the name of the input being read
-        self._keys: dict[str, dict[str, Any]] = {}
-        self._rounds: dict[str, _Tally] = {}
+        self._matches: dict[str, _MatchNotes] = {}
 
     # -- the observer hooks ----------------------------------------------------
 
     def match_started(self, table: Table, event: MatchStart, line: int) -> None:
-        meta = event.meta or {}
-        self._keys[table.id] = {
-            "tournament": _text(meta.get("tournament")), "table_name": _text(meta.get("table")),
-            "file": self._current_file(), "variant": event.variant, "started_at": _timestamp(event.ts),
-            "player_names": list(event.players), "first_line": line,
-        }
+        notes = _MatchNotes(event, self._current_file(), line)
+        self._matches[table.id] = notes
+        table.observed = notes
 
     def round_started(self, table: Table, event: RoundStart, line: int) -> None:
-        keys = self._keys[table.id]
-        assert table.round is not None
-        values = (table.id, table.round.number, keys["tournament"], keys["table_name"], keys["file"],
-                  table.round.names)
-        tally = _Tally(len(table.seat_of), line, values)
+        notes: _MatchNotes = table.observed
+        state = table.round
+        assert state is not None
+        values = (table.id, state.number, notes.tournament, notes.table_name, notes.file, state.names)
+        tally = _RoundNotes(len(state.names), line, values)
         tally.context = self._moves.context(values)
-        self._rounds[table.id] = tally
+        notes.round = tally
 
     def moved(self, table: Table, state: Round, seat: int, event: Draw | Play | Pass, line: int,
               could_play: bool, faults: tuple[Fault, ...]) -> None:
-        tally = self._rounds[table.id]
+        notes: _MatchNotes = table.observed
+        tally = notes.round
+        assert tally is not None
         tally.ply += 1
-        applied = not faults or not any(fault.impossible for fault in faults)
-        action = _ACTION_CODE[event.__class__]
+        applied = True
+        if faults:
+            applied = not any(fault.impossible for fault in faults)
         tile, end = TILE_COUNT, NO_END
-        if action == PASS_CODE:
-            tally.passes[seat] += 1
+        if isinstance(event, Play):
+            action = PLAY_CODE
+            tile = tile_id(event.tile)
+            logged_end = event.end
+            if logged_end is not None:
+                end = 0 if logged_end == "left" else 1
+            tally.plays[seat] += 1
+            if tally.opening < 0 and applied:
+                tally.opening = tile
+        elif isinstance(event, Draw):
+            action = DRAW_CODE
+            tile = tile_id(event.tile)
+            tally.draws[seat] += 1
+            if could_play:
+                tally.voluntary[seat] += 1
         else:
-            tile = tile_id(event.tile)  # type: ignore[union-attr]
-            if action == DRAW_CODE:
-                tally.draws[seat] += 1
-                tally.voluntary[seat] += could_play
-            else:
-                logged_end = event.end  # type: ignore[union-attr]
-                end = 0 if logged_end == "left" else 1 if logged_end == "right" else end
-                tally.plays[seat] += 1
-                if tally.opening < 0 and applied:
-                    tally.opening = tile
+            action = PASS_CODE
+            tally.passes[seat] += 1
         ends = state.line
+        left, right = ends.left, ends.right
         moves = self._moves
-        moves.add(tally.context, tally.ply, seat, action, tile, end, 7 if ends.left is None else ends.left,
-                  7 if ends.right is None else ends.right, state.stock_left, state.hands[seat].bit_count(),
-                  could_play, applied, line, ",".join(fault.code for fault in faults) if faults else None)
-        if len(moves.lines) >= moves.rows_per_group:
+        moves.add(tally.context, tally.ply, seat, action, tile, end, NO_PIP if left is None else left,
+                  NO_PIP if right is None else right, state.stock_left, state.hands[seat].bit_count(),
+                  could_play, applied, line)
+        if faults:
+            moves.add_faults(",".join(fault.code for fault in faults))
+        if moves.full():
             moves.flush()
-            for open_round in self._rounds.values():
-                open_round.context = moves.context(open_round.values)
+            for open_match in self._matches.values():
+                if open_match.round is not None:
+                    open_match.round.context = moves.context(open_match.round.values)
 
     def round_settled(self, table: Table, state: Round, claim: RoundEnd | None, line: int) -> None:
         match = table.match
         assert match is not None
-        tally = self._rounds.pop(table.id, None) or _Tally(match.players, line)
+        notes: _MatchNotes = table.observed
+        tally = notes.round or _RoundNotes(match.players, line)
+        notes.round = None
         score = state.score()
         names = match.names
-        keys = self._keys[table.id]
-        where = (keys["tournament"], keys["table_name"], keys["file"])
-        winner = names[score.winner] if score.winner is not None else None
+        match_id, number = table.id, state.number
+        tournament, table_name, file = notes.tournament, notes.table_name, notes.file
+        winner_seat = score.winner
         opening = tally.opening
-        self.sinks["rounds"].add((
-            table.id, state.number, *where, names[state.opener], state.reason, winner,
-            score.points[score.winner] if score.winner is not None else 0, state.stock_left,
+        self._rounds.add((
+            match_id, number, tournament, table_name, file, names[state.opener], state.reason,
+            names[winner_seat] if winner_seat is not None else None,
+            score.points[winner_seat] if winner_seat is not None else 0, state.stock_left,
             sum(tally.plays), sum(tally.draws), sum(tally.passes), sum(tally.voluntary),
             LABELS[opening] if opening >= 0 else None, is_double(opening) if opening >= 0 else None,
-            claim.reason if claim else None, claim.winner if claim else None, claim is not None, tally.line,
+            claim.reason if claim is not None else None, claim.winner if claim is not None else None,
+            claim is not None, tally.line,
         ))
-        players = self.sinks["players"]
-        for seat, name in enumerate(names):
+        claimed = claim.points if claim is not None else None
+        players = self._players
+        for seat in range(len(names)):
+            name = names[seat]
             players.add((
-                table.id, state.number, name, seat, *where, score.points[seat], match.scores[seat],
-                score.pips[seat], state.hands[seat].bit_count(), tally.plays[seat], tally.draws[seat],
-                tally.voluntary[seat], tally.passes[seat], score.winner == seat, state.opener == seat,
-                claim.points.get(name, 0) if claim else None,
+                match_id, number, name, seat, tournament, table_name, file, score.points[seat],
+                match.scores[seat], score.pips[seat], state.hands[seat].bit_count(), tally.plays[seat],
+                tally.draws[seat], tally.voluntary[seat], tally.passes[seat], winner_seat == seat,
+                state.opener == seat, claimed.get(name, 0) if claimed is not None else None,
             ))
 
     def match_ended(self, table: Table, claim: MatchEnd | None, line: int) -> None:
-        keys = self._keys.pop(table.id)
-        self._rounds.pop(table.id, None)
+        notes = self._matches.pop(table.id)
         match = table.match
-        names = list(match.names) if match else keys["player_names"]
+        names = list(match.names) if match else notes.player_names
         winner = None
         if match is not None and match.result.winner is not None:
             winner = match.names[match.result.winner]
         self.sinks["matches"].add((
-            table.id, keys["tournament"], keys["table_name"], keys["file"], len(names), names,
+            table.id, notes.tournament, notes.table_name, notes.file, len(names), names,
             match.target if match else None, match.rounds_started if match else 0, winner,
             bool(match and match.result.drawn), claim is not None, table.errors == 0, table.errors,
-            match is not None, keys["variant"], keys["started_at"], list(match.scores) if match else None,
+            match is not None, notes.variant, notes.started_at, list(match.scores) if match else None,
             claim.winner if claim else None, [claim.scores.get(name, 0) for name in names] if claim else None,
-            keys["first_line"], line,
+            notes.first_line, line,
         ))
 
     # -- violations ---------------------------------------------------------------
 
     def violation(self, violation: Violation) -> None:
         """Add a reported violation to the violations table (with its match's keys, if known)."""
-        keys = self._keys.get(violation.match or "", {})
+        notes = self._matches.get(violation.match or "")
         self.sinks["violations"].add((
             violation.file, violation.line, violation.match, violation.round, violation.player, violation.code,
-            violation.severity, violation.message, keys.get("tournament"), keys.get("table_name"),
+            violation.severity, violation.message, notes.tournament if notes else None,
+            notes.table_name if notes else None,
         ))
 
 

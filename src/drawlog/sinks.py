@@ -1,0 +1,256 @@
+"""Row buffers that write one statistics table each, a Parquet row group at a time.
+
+:class:`TableSink` keeps rows as tuples and turns them into columns when a
+row group is full. :class:`MoveSink` is the moves table's own: a move is
+packed into one integer as it is replayed, and whole columns are unpacked at
+once with Arrow compute when the row group is written, so the replay builds
+no per-move row. Given a :class:`WriterThread`, the sinks encode their row
+groups in it, beside the replay.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Final
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from .tiles import TILE_COUNT, label
+
+#: ``LABELS[id]``: each tile written as ``[low|high]``.
+LABELS: Final = tuple(label(tile) for tile in range(TILE_COUNT))
+DRAW_CODE: Final = 0
+PLAY_CODE: Final = 1
+PASS_CODE: Final = 2
+#: ``end`` codes are 0 left, 1 right, 2 none; an open end of 7 and a tile of 28 (TILE_COUNT) mean none.
+NO_END: Final = 2
+NO_PIP: Final = 7
+#: (name, bits) of the fields of a packed move, lowest bits first (see :meth:`MoveSink.add`).
+PACKED_FIELDS: Final = (("applied", 1), ("could_play", 1), ("hand_size", 5), ("stock_left", 5), ("right", 3),
+                        ("left", 3), ("end", 2), ("tile", 5), ("action", 2), ("seat", 2), ("ply", 16),
+                        ("context", 18))
+#: Strings of the moves table are written dictionary-encoded: no string is built, or hashed, per move.
+TEXT: Final = pa.dictionary(pa.int32(), pa.string())
+#: Columns worth min/max statistics in the moves table (what queries filter on).
+MOVE_STATISTICS: Final = ["match", "round", "line", "player", "action", "tournament", "table_name", "file"]
+ROWS_PER_GROUP: Final = 65_536
+
+
+def text_as_dictionary(schema: pa.Schema) -> pa.Schema:
+    """``schema`` with its string columns dictionary-typed (``TEXT``), as :class:`MoveSink` writes them."""
+    return pa.schema([(field.name, TEXT if field.type == pa.string() else field.type) for field in schema])
+
+
+def open_writer(path: Path, schema: pa.Schema, arrow: bool = False) -> Any:
+    """A Parquet writer for one table, or (``arrow``) an Arrow IPC stream for an intermediate part.
+
+    Dictionary-typed (``TEXT``) columns become Parquet's dictionary-encoded
+    strings and read back as plain strings: their Arrow schema is not stored.
+    """
+    if arrow:  # cheap to write and to read back; a stream, as each row group brings its own dictionaries
+        return pa.ipc.new_stream(str(path), schema)
+    text = [field.name for field in schema if field.type == TEXT]
+    if not text:
+        return pq.ParquetWriter(path, schema, compression="zstd")
+    return pq.ParquetWriter(path, schema, compression="zstd", store_schema=False, use_dictionary=text,
+                            write_statistics=[name for name in MOVE_STATISTICS if name in schema.names])
+
+
+class WriterThread:
+    """Writes row groups in a background thread, beside the replay.
+
+    Parquet encoding and compression run without the GIL, so on a second core
+    they cost the replay little (the columns are built before, in the
+    replay's thread: in a second thread every call would wait for the GIL). Jobs run in the order given;
+    the first error is raised again by :meth:`submit` or :meth:`close`. After
+    :meth:`close`, jobs run at once in the caller's thread.
+    """
+
+    def __init__(self, backlog: int = 2) -> None:
+        self._jobs: queue.Queue[Callable[[], None] | None] = queue.Queue(maxsize=backlog)
+        self._error: BaseException | None = None
+        self._closed = False
+        self._worker = threading.Thread(target=self._run, name="drawlog-writer", daemon=True)
+        self._worker.start()
+
+    def submit(self, job: Callable[[], None]) -> None:
+        """Run ``job`` after the jobs already given (waits while the backlog is full)."""
+        self._raise()
+        if self._closed:
+            job()
+        else:
+            self._jobs.put(job)
+
+    def close(self) -> None:
+        """Wait for every job to be done."""
+        if not self._closed:
+            self._closed = True
+            self._jobs.put(None)
+            self._worker.join()
+        self._raise()
+
+    def _raise(self) -> None:
+        if self._error is not None:
+            raise self._error
+
+    def _run(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            if self._error is None:
+                try:
+                    job()
+                except BaseException as error:  # noqa: BLE001 - handed to the replay's thread
+                    self._error = error
+
+
+def _run_now(job: Callable[[], None]) -> None:
+    job()
+
+
+class TableSink:
+    """Rows of one table, kept as tuples and written a row group at a time."""
+
+    def __init__(self, path: Path, schema: pa.Schema, rows_per_group: int = ROWS_PER_GROUP,
+                 arrow: bool = False, background: WriterThread | None = None) -> None:
+        self.path = path
+        self.schema = schema
+        self.rows_per_group = rows_per_group
+        #: Rows written so far.
+        self.rows = 0
+        self.pending: list[tuple[Any, ...]] = []
+        self._writer = open_writer(path, schema, arrow)
+        self._submit = background.submit if background is not None else _run_now
+
+    def add(self, row: tuple[Any, ...]) -> None:
+        """Append one row, its values in the order of the schema's columns."""
+        self.pending.append(row)
+        if len(self.pending) >= self.rows_per_group:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the pending rows as one row group."""
+        rows = self.pending
+        if rows:
+            columns = list(zip(*rows))
+            arrays = [pa.array(column, type=field.type) for column, field in zip(columns, self.schema)]
+            table = pa.Table.from_arrays(arrays, schema=self.schema)
+            self._submit(lambda: self._writer.write(table))
+            self.rows += len(rows)
+            self.pending = []
+
+    def close(self) -> None:
+        """Write what is left and close the file."""
+        self.flush()
+        self._writer.close()
+
+
+def _text_values(values: Sequence[Any]) -> Any:
+    """A small array of strings (None for null), dictionary-encoded: taking from it makes a ``TEXT`` column."""
+    return pa.array(values, pa.string()).dictionary_encode()
+
+
+_ACTIONS = _text_values(["draw", "play", "pass"])
+_TILE_LABELS = _text_values([*LABELS, None])
+_END_NAMES = _text_values(["left", "right", None])
+_PIPS = pa.array([0, 1, 2, 3, 4, 5, 6, None], pa.int8())
+
+
+class MoveSink:
+    """The moves table, kept compact: per move one packed integer and the line number.
+
+    Per-round values (match, round, names, keys) are stored once per round as a
+    *context* that each packed move points to; :meth:`flush` forgets them, so
+    the recorder registers the rounds still open again after it.
+    """
+
+    def __init__(self, path: Path, schema: pa.Schema, rows_per_group: int = ROWS_PER_GROUP,
+                 arrow: bool = False, background: WriterThread | None = None) -> None:
+        self.path = path
+        self.schema = schema
+        self.write_schema = text_as_dictionary(schema)
+        self._submit = background.submit if background is not None else _run_now
+        self.rows_per_group = rows_per_group
+        #: Rows written so far.
+        self.rows = 0
+        self.packed: list[int] = []
+        self.lines: list[int] = []
+        self.faults: dict[int, str] = {}
+        self.contexts: list[tuple[Any, ...]] = []
+        self._writer = open_writer(path, self.write_schema, arrow)
+
+    def context(self, values: tuple[Any, ...]) -> int:
+        """Register a round's (match, round, tournament, table_name, file, names); its index."""
+        self.contexts.append(values)
+        return len(self.contexts) - 1
+
+    def add(self, context: int, ply: int, seat: int, action: int, tile: int, end: int, left: int, right: int,
+            stock_left: int, hand_size: int, could_play: bool, applied: bool, line: int) -> None:
+        """Append one move (``tile`` 28, ``end`` 2 and ``left``/``right`` 7 mean none)."""
+        self.lines.append(line)
+        self.packed.append(
+            ((((((((((context << 16 | ply) << 2 | seat) << 2 | action) << 5 | tile) << 2 | end) << 3 | left) << 3
+               | right) << 5 | stock_left) << 5 | hand_size) << 1 | could_play) << 1 | applied
+        )
+
+    def add_faults(self, codes: str) -> None:
+        """Note the fault codes (comma-separated) of the move added last."""
+        self.faults[len(self.lines) - 1] = codes
+
+    def full(self) -> bool:
+        """Whether a row group's worth of moves is pending."""
+        return len(self.lines) >= self.rows_per_group
+
+    def flush(self) -> None:
+        """Write the pending moves as one row group and forget the contexts."""
+        count = len(self.lines)
+        if count:
+            columns = self._columns(self.packed, self.lines, self.faults, self.contexts)
+            table = pa.Table.from_arrays(columns, schema=self.write_schema)
+            self._submit(lambda: self._writer.write(table))
+            self.rows += count
+            self.packed = []
+            self.lines = []
+            self.faults = {}
+        self.contexts = []
+
+    def _columns(self, packed_moves: list[int], lines: list[int], faults_by_row: dict[int, str],
+                 rounds: list[tuple[Any, ...]]) -> list[Any]:
+        import pyarrow.compute as pc
+
+        packed = pa.array(packed_moves, pa.int64())
+        fields: dict[str, Any] = {}
+        offset = 0
+        for name, width in PACKED_FIELDS:
+            fields[name] = pc.bit_wise_and(pc.shift_right(packed, offset), (1 << width) - 1)
+            offset += width
+        context = fields["context"]
+        contexts = list(zip(*rounds))
+        names = [name for row in rounds for name in (*row[5], None, None, None, None)[:4]]
+
+        def per_round(index: int) -> Any:
+            return pc.take(_text_values(contexts[index]), context)
+
+        count = len(lines)
+        faults = pa.array([faults_by_row.get(row) for row in range(count)], pa.string()).dictionary_encode() \
+            if faults_by_row else pa.nulls(count, TEXT)
+        return [
+            per_round(0), pc.take(pa.array(contexts[1], pa.int32()), context), fields["ply"].cast(pa.int32()),
+            pa.array(lines, pa.int64()),
+            pc.take(_text_values(names), pc.add(pc.multiply(context, 4), fields["seat"])),
+            pc.take(_ACTIONS, fields["action"]), pc.take(_TILE_LABELS, fields["tile"]),
+            pc.take(_END_NAMES, fields["end"]), pc.take(_PIPS, fields["left"]), pc.take(_PIPS, fields["right"]),
+            fields["stock_left"].cast(pa.int8()), fields["hand_size"].cast(pa.int8()),
+            pc.equal(fields["could_play"], 1), pc.equal(fields["applied"], 1), faults,
+            per_round(2), per_round(3), per_round(4),
+        ]
+
+    def close(self) -> None:
+        """Write what is left and close the file."""
+        self.flush()
+        self._writer.close()
