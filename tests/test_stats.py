@@ -401,3 +401,25 @@ def test_small_row_groups_write_the_same_tables(corpus, tmp_path: Path):
     for name in big:
         assert big[name].equals(small[name]), name
     assert pl.read_parquet(tmp_path / "small" / "moves.parquet").height > 7
+
+
+def test_a_wide_table_is_split_to_fit_repeating_its_key_columns():
+    from rich.console import Console
+
+    from drawlog.writers import frame_tables
+
+    frame = pl.DataFrame({"player": ["ann", "bob"], "tournament": ["spring", None],
+                          **{f"measure_{index}": [float(index), 10.5 * index] for index in range(12)}})
+    tables = frame_tables(frame, 80)
+    assert len(tables) > 1
+    headers = [[column.header for column in table.columns] for table in tables]
+    assert all(names[:2] == ["player", "tournament"] for names in headers)
+    assert [name for names in headers for name in names[2:]] == frame.columns[2:]
+    console = Console(width=80, record=True)
+    for table in tables:
+        console.print(table)
+    lines = console.export_text().splitlines()
+    assert max(map(len, lines)) <= 80
+    assert "…" not in console.export_text()
+    assert any("spring" in line and "ann" in line for line in lines)
+    assert len(frame_tables(frame, 1_000)) == 1

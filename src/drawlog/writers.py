@@ -217,14 +217,51 @@ def results_table(tally: Tally) -> Table:
 def frame_table(frame, title: str | None = None) -> Table:  # noqa: ANN001 - polars.DataFrame
     """A polars DataFrame as a rich table (floats to 3 decimals, nulls blank)."""
     table = Table(title=title, title_justify="left")
-    fractional = []
     for name, dtype in frame.schema.items():
         table.add_column(name, justify="right" if dtype.is_numeric() else "left")
-        fractional.append(dtype.is_float() or dtype.is_decimal())
-    for row in frame.iter_rows():
-        table.add_row(*("" if value is None else f"{float(value):.3f}" if exact else str(value)
-                        for value, exact in zip(row, fractional)))
+    for row in _cells(frame):
+        table.add_row(*row)
     return table
+
+
+def frame_tables(frame, width: int, title: str | None = None) -> list[Table]:  # noqa: ANN001
+    """The frame as rich tables that fit ``width``: columns that do not fit go to further tables.
+
+    Each further table repeats the leading text columns (the player, the
+    tournament …), so every row can still be read across; a frame that fits
+    is one table.
+    """
+    names = frame.columns
+    cells = list(zip(*_cells(frame))) or [() for _ in names]
+    # A column takes its widest cell or header, plus one space each side and a border.
+    widths = dict(zip(names, (max([len(name), *map(len, column)]) + 3 for name, column in zip(names, cells))))
+    keys = []
+    for name, dtype in frame.schema.items():
+        if dtype.is_numeric() or len(keys) == len(names) - 1:
+            break
+        keys.append(name)
+    keys = keys or names[:1]
+    rest = [name for name in names if name not in keys]
+    key_width = sum(widths[name] for name in keys) + 1
+    if key_width + sum(widths[name] for name in rest) <= width or len(rest) <= 1:
+        return [frame_table(frame, title)]
+    groups: list[list[str]] = [[]]
+    used = key_width
+    for name in rest:
+        if groups[-1] and used + widths[name] > width:
+            groups.append([])
+            used = key_width
+        groups[-1].append(name)
+        used += widths[name]
+    return [frame_table(frame.select(*keys, *group), title if index == 0 else None)
+            for index, group in enumerate(groups)]
+
+
+def _cells(frame) -> list[tuple[str, ...]]:  # noqa: ANN001 - polars.DataFrame
+    """Each row's values as text: floats to 3 decimals, nulls blank."""
+    fractional = [dtype.is_float() or dtype.is_decimal() for dtype in frame.schema.values()]
+    return [tuple("" if value is None else f"{float(value):.3f}" if exact else str(value)
+                  for value, exact in zip(row, fractional)) for row in frame.iter_rows()]
 
 
 def write_frame(frame, fmt: str, output: str | None, console: Console) -> None:  # noqa: ANN001
@@ -232,7 +269,8 @@ def write_frame(frame, fmt: str, output: str | None, console: Console) -> None: 
     import sys
 
     if fmt == "table":
-        console.print(frame_table(frame))
+        for table in frame_tables(frame, console.width):
+            console.print(table)
         return
     target = sys.stdout.buffer if output in (None, "-") else open(output, "wb")  # noqa: SIM115
     try:
