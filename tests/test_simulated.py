@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from drawlog.events import MatchEnd, RoundEnd
+from drawlog.replay import Observer
 from drawlog.simulate import BOTS, SimulationOptions, Simulator, encode_events, interleave
 from drawlog.validator import Validator
 
@@ -109,12 +110,8 @@ def test_replay_fast_paths_agree_with_the_checks(seed, players):
     simulator = Simulator(seed, SimulationOptions(players=players, bots=("random",)))
     events = simulator.match("m1")
     validator = Validator()
-    states = []
-    validator.replay.handlers = {
-        **validator.replay.handlers,
-        **{cls: _recording(handler, validator, states)
-           for cls, handler in validator.replay.handlers.items()},
-    }
+    states: list = []
+    validator.replay.observer = _StateRecorder(states)
     list(validator.validate_events(events))
     assert states, "no round was replayed"
     rng = random.Random(seed)
@@ -130,10 +127,14 @@ def test_replay_fast_paths_agree_with_the_checks(seed, players):
             assert trial.try_pass(seat) == state.check_pass(seat)
 
 
-def _recording(handler, validator, states):
-    def record(event, line):
-        handler(event, line)
-        table = validator.replay.tables.get(event.match)
-        if table is not None and table.round is not None:
-            states.append(table.round.copy())
-    return record
+class _StateRecorder(Observer):
+    """A replay observer keeping a copy of the round after every move."""
+
+    def __init__(self, states: list) -> None:
+        self.states = states
+
+    def round_started(self, table, event, line) -> None:  # noqa: ANN001
+        self.states.append(table.round.copy())
+
+    def moved(self, table, state, seat, event, line, could_play, faults) -> None:  # noqa: ANN001
+        self.states.append(state.copy())

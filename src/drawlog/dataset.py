@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .errors import DrawlogError, InputError
 from .reader import STDIN, expand_paths
-from .sinks import MoveSink, TableSink, WriterThread, open_writer
+from .sinks import ROWS_PER_GROUP, MoveSink, TableSink, WriterThread, open_writer
 from .stats import MATCH_KEYS, SCHEMAS, TABLES, WRITE_SCHEMAS, StatsRecorder
 from .validator import Validator
 from .violations import Summary
@@ -47,7 +47,7 @@ def write_tables(
     partition_by: str | None = None,
     validator: Validator | None = None,
     jobs: int = 1,
-    rows_per_group: int = 65_536,
+    rows_per_group: int = ROWS_PER_GROUP,
 ) -> Summary:
     """Validate ``paths`` and write the five tables to ``out`` (replaced all at once).
 
@@ -85,7 +85,7 @@ def write_tables(
 
 
 def _write_in_one_process(inputs: list[str], folder: Path, validator: Validator, arrow: bool = False,
-                          rows_per_group: int = 65_536, threaded: bool = True) -> tuple[Summary, dict[str, int]]:
+                          rows_per_group: int = ROWS_PER_GROUP, threaded: bool = True) -> tuple[Summary, dict[str, int]]:
     """Replay ``inputs`` once, writing the tables into ``folder``; ``threaded``: encode in a writer thread."""
     suffix = "arrow" if arrow else "parquet"
     background = WriterThread() if threaded else None

@@ -15,12 +15,12 @@ from typing import NamedTuple
 from .errors import Fault
 from .rounds import Round
 from .scoring import MatchResult, RoundScore, default_target, match_result
-from .tiles import FULL_SET, TILE_BIT, TILE_ID, format_halves, label, labels
+from .tiles import FULL_SET, TILE_BIT, TILE_ID, format_halves, label, labels, tile_id
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
 
-Halves = Sequence[int]
+Halves = tuple[int, int]
 
 
 def hand_size(players: int) -> int:
@@ -133,8 +133,7 @@ class Match:
         clean = len(hands) == self.players
         for name, tiles in hands.items():
             seat = self.seat_of.get(name)
-            # A sum of distinct tile bits has one bit per tile; a tile listed twice carries and loses one.
-            mask = sum(map(TILE_BIT.__getitem__, tiles))  # type: ignore[arg-type]
+            mask = _bit_sum(tiles)
             if seat is None or len(tiles) != size or mask.bit_count() != size or mask & dealt:
                 clean = False
                 break
@@ -158,7 +157,7 @@ class Match:
                 faults.append(Fault("S102", f"{name} is dealt {len(tiles)} tiles; each player gets "
                                             f"{size} with {self.players} players"))
             for halves in tiles:
-                tile = TILE_ID[halves]  # type: ignore[index]
+                tile = TILE_ID[halves]
                 if tile in holder:
                     faults.append(Fault("S102", f"{label(tile)} is dealt twice ({holder[tile]} and {name})"))
                     continue
@@ -233,7 +232,7 @@ class Match:
                 continue
             revealed = 0
             for halves in tiles:
-                revealed |= TILE_BIT[halves]  # type: ignore[index]
+                revealed |= TILE_BIT[halves]
             if revealed != state.hands[seat] or len(tiles) != revealed.bit_count():
                 shown = " ".join(format_halves((h[0], h[1])) for h in tiles) or "nothing"
                 wrong.append(f"reveals {shown} for {name}; the replay leaves {labels(state.hands[seat])}")
@@ -277,10 +276,10 @@ class Match:
 
 def _check_stock(stock: Sequence[Halves], undealt: int) -> tuple[list[Fault], list[int] | None]:
     """S103: the logged stock must be exactly the undealt tiles, each once."""
-    order = list(map(TILE_ID.__getitem__, stock))  # type: ignore[arg-type]
-    if sum(map(TILE_BIT.__getitem__, stock)) == undealt and len(order) == undealt.bit_count():  # type: ignore[arg-type]
+    order = [tile_id(halves) for halves in stock]
+    if _bit_sum(stock) == undealt and len(order) == undealt.bit_count():
         return [], order
-    listed = reduce(or_, map(TILE_BIT.__getitem__, stock), 0)  # type: ignore[arg-type]
+    listed = reduce(or_, map(TILE_BIT.__getitem__, stock), 0)
     seen = twice = 0
     for tile in order:
         twice |= seen & 1 << tile
@@ -294,6 +293,14 @@ def _check_stock(stock: Sequence[Halves], undealt: int) -> tuple[list[Fault], li
     if twice:
         problems.append(f"lists {labels(twice)} more than once")
     return [Fault("S103", f"stock {'; '.join(problems)}")], None
+
+
+def _bit_sum(tiles: Sequence[Halves]) -> int:
+    """The sum of the tiles' bits: their bit set when each is listed once (a tile listed twice carries)."""
+    total = 0
+    for halves in tiles:
+        total += 1 << tile_id(halves)
+    return total
 
 
 def _name(name: str | None) -> str:

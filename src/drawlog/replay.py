@@ -9,8 +9,10 @@ It knows nothing of files or JSON: :mod:`drawlog.validator` feeds it events.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from collections.abc import Iterable
+from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from .errors import Fault
 from .events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
@@ -46,11 +48,13 @@ class Table:
         return None
 
 
-class Observer(Protocol):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Observer:
     """What a replay tells an observer as it goes (``drawlog.stats`` builds its tables from it).
 
-    Each hook gets the match's :class:`Table` and the line of the event; ``claim``
-    is the log's ``round_end`` / ``match_end``, or ``None`` when the log left it out.
+    Subclass it and override the hooks wanted; here they do nothing. Each hook
+    gets the match's :class:`Table` and the line of the event; ``claim`` is the
+    log's ``round_end`` / ``match_end``, or ``None`` when the log left it out.
     """
 
     def match_started(self, table: Table, event: MatchStart, line: int) -> None:
@@ -73,7 +77,7 @@ class Observer(Protocol):
 class Replay:
     """Replays the events of the matches in one input, reporting violations to ``reporter``.
 
-    ``handlers`` maps each event class to its handler, ``handler(event, line)``;
+    :meth:`dispatch` replays one event, :meth:`feed` a decoded block of them;
     call :meth:`end_input` when the input ends, so unfinished matches are reported.
     ``observer``, when set, is told of every match, round and move as it is replayed.
     """
@@ -83,15 +87,41 @@ class Replay:
         self.observer = observer
         self.tables: dict[str, Table] = {}
         self._seen: set[str] = set()
-        self.handlers: dict[type, Callable[[Any, int], None]] = {
-            MatchStart: self._match_start,
-            RoundStart: self._round_start,
-            Draw: self._move,
-            Play: self._move,
-            Pass: self._move,
-            RoundEnd: self._round_end,
-            MatchEnd: self._match_end,
-        }
+
+    def dispatch(self, event: Any, line: int) -> None:
+        """Replay one decoded event, found on ``line``."""
+        kind = type(event)
+        if kind is Play or kind is Draw or kind is Pass:
+            self._move(event, line)
+        elif kind is RoundStart:
+            self._round_start(event, line)
+        elif kind is RoundEnd:
+            self._round_end(event, line)
+        elif kind is MatchStart:
+            self._match_start(event, line)
+        elif kind is MatchEnd:
+            self._match_end(event, line)
+        else:
+            raise TypeError(f"not a log event: {event!r}")
+
+    def feed(self, events: list[Any], start: int, line: int) -> int:
+        """Replay ``events[start:]``, the first on the line after ``line``, until one is reported.
+
+        Returns the index after the last event replayed: ``len(events)`` when all
+        were, less when an event left violations in the reporter (flush them, then
+        feed the rest), so violations stream out as they are found.
+        """
+        found = self.reporter.found
+        index = start
+        count = len(events)
+        while index < count:
+            event = events[index]
+            index += 1
+            line += 1
+            self.dispatch(event, line)
+            if found:
+                break
+        return index
 
     def end_input(self) -> None:
         """F006 for every match still open; the next input starts with none."""

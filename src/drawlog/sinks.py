@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Final
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from .tiles import TILE_COUNT, label
@@ -161,6 +162,20 @@ _END_NAMES = _text_values(["left", "right", None])
 _PIPS = pa.array([0, 1, 2, 3, 4, 5, 6, None], pa.int8())
 
 
+def _int64(value: int) -> Any:
+    # Typed scalars: a Python int would be converted (its type inferred) on every call.
+    return pa.scalar(value, pa.int64())
+
+
+#: (name, shift, mask) of each field of a packed move, as Arrow scalars.
+_UNPACK: Final = [(name, _int64(sum(width for _, width in PACKED_FIELDS[:index])), _int64((1 << bits) - 1))
+                  for index, (name, bits) in enumerate(PACKED_FIELDS)]
+_ONE: Final = _int64(1)
+_SEATS: Final = _int64(4)
+_AS_INT8: Final = pc.CastOptions.unsafe(pa.int8())
+_AS_INT32: Final = pc.CastOptions.unsafe(pa.int32())
+
+
 class MoveSink:
     """The moves table, kept compact: per move one packed integer and the line number.
 
@@ -221,33 +236,32 @@ class MoveSink:
 
     def _columns(self, packed_moves: list[int], lines: list[int], faults_by_row: dict[int, str],
                  rounds: list[tuple[Any, ...]]) -> list[Any]:
-        import pyarrow.compute as pc
-
+        call = pc.call_function
         packed = pa.array(packed_moves, pa.int64())
-        fields: dict[str, Any] = {}
-        offset = 0
-        for name, width in PACKED_FIELDS:
-            fields[name] = pc.bit_wise_and(pc.shift_right(packed, offset), (1 << width) - 1)
-            offset += width
+        fields = {name: call("bit_wise_and", [call("shift_right", [packed, shift]), mask])
+                  for name, shift, mask in _UNPACK}
         context = fields["context"]
         contexts = list(zip(*rounds))
         names = [name for row in rounds for name in (*row[5], None, None, None, None)[:4]]
 
         def per_round(index: int) -> Any:
-            return pc.take(_text_values(contexts[index]), context)
+            return call("take", [_text_values(contexts[index]), context])
+
+        def small(name: str) -> Any:
+            return call("cast", [fields[name]], _AS_INT8)
 
         count = len(lines)
         faults = pa.array([faults_by_row.get(row) for row in range(count)], pa.string()).dictionary_encode() \
             if faults_by_row else pa.nulls(count, TEXT)
+        seat = call("add", [call("multiply", [context, _SEATS]), fields["seat"]])
         return [
-            per_round(0), pc.take(pa.array(contexts[1], pa.int32()), context), fields["ply"].cast(pa.int32()),
-            pa.array(lines, pa.int64()),
-            pc.take(_text_values(names), pc.add(pc.multiply(context, 4), fields["seat"])),
-            pc.take(_ACTIONS, fields["action"]), pc.take(_TILE_LABELS, fields["tile"]),
-            pc.take(_END_NAMES, fields["end"]), pc.take(_PIPS, fields["left"]), pc.take(_PIPS, fields["right"]),
-            fields["stock_left"].cast(pa.int8()), fields["hand_size"].cast(pa.int8()),
-            pc.equal(fields["could_play"], 1), pc.equal(fields["applied"], 1), faults,
-            per_round(2), per_round(3), per_round(4),
+            per_round(0), call("take", [pa.array(contexts[1], pa.int32()), context]),
+            call("cast", [fields["ply"]], _AS_INT32), pa.array(lines, pa.int64()),
+            call("take", [_text_values(names), seat]), call("take", [_ACTIONS, fields["action"]]),
+            call("take", [_TILE_LABELS, fields["tile"]]), call("take", [_END_NAMES, fields["end"]]),
+            call("take", [_PIPS, fields["left"]]), call("take", [_PIPS, fields["right"]]),
+            small("stock_left"), small("hand_size"), call("equal", [fields["could_play"], _ONE]),
+            call("equal", [fields["applied"], _ONE]), faults, per_round(2), per_round(3), per_round(4),
         ]
 
     def close(self) -> None:

@@ -18,7 +18,7 @@ import pyarrow as pa
 
 from .errors import Fault
 from .events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
-from .replay import Table
+from .replay import Observer, Table
 from .rounds import Round
 from .sinks import (
     DRAW_CODE,
@@ -117,7 +117,7 @@ class _RoundNotes:
         self.line = line
 
 
-class StatsRecorder:
+class StatsRecorder(Observer):
     """Builds the five tables from a replay (set it as ``validator.replay.observer``)."""
 
     def __init__(self, sinks: dict[str, Any], current_file: Callable[[], str]) -> None:

@@ -69,11 +69,11 @@ class Validator:
     def validate_events(self, events: Iterable[AnyEvent], file: str = "<events>") -> Iterator[Violation]:
         """Replay events already decoded (a bot in the same process); the n-th event counts as line n."""
         self._start(file)
-        handlers, reporter = self.replay.handlers, self.reporter
+        dispatch, reporter = self.replay.dispatch, self.reporter
         number = 0
         try:
             for number, event in enumerate(events, 1):  # noqa: B007 - read in finally
-                handlers[event.__class__](event, number)
+                dispatch(event, number)
                 if reporter.found:
                     yield from reporter.flush()
         finally:
@@ -98,7 +98,7 @@ class Validator:
         summary, reporter = self.summary, self.reporter
         skipped_before = summary.blank_lines + summary.invalid_lines
         decode_lines = _DECODER.decode_lines
-        handlers = self.replay.handlers
+        replay = self.replay
         found = reporter.found
         number = 0
         try:
@@ -118,9 +118,11 @@ class Validator:
                     except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
                         pass
                 if events is not None and len(events) == count:
-                    for event in events:
-                        number += 1
-                        handlers[event.__class__](event, number)
+                    index = 0
+                    while index < count:
+                        replayed = replay.feed(events, index, number)
+                        number += replayed - index
+                        index = replayed
                         if found:
                             yield from reporter.flush()
                     continue
@@ -128,7 +130,7 @@ class Validator:
                     number += 1
                     decoded = self._decode_line(raw, number)
                     if decoded is not None:
-                        handlers[decoded.__class__](decoded, number)
+                        replay.dispatch(decoded, number)
                     if found:
                         yield from reporter.flush()
         except InputError as error:

@@ -235,7 +235,7 @@ def frame_tables(frame, width: int, title: str | None = None) -> list[Table]:  #
     cells = list(zip(*_cells(frame))) or [() for _ in names]
     # A column takes its widest cell or header, plus one space each side and a border.
     widths = dict(zip(names, (max([len(name), *map(len, column)]) + 3 for name, column in zip(names, cells))))
-    keys = []
+    keys: list[str] = []
     for name, dtype in frame.schema.items():
         if dtype.is_numeric() or len(keys) == len(names) - 1:
             break
