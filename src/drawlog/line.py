@@ -6,11 +6,13 @@ any other tile, so the whole state of the line is its two open values.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .tiles import FULL_SET, SUIT
 
-LEFT = "left"
-RIGHT = "right"
-ENDS = (LEFT, RIGHT)
+LEFT: Final = "left"
+RIGHT: Final = "right"
+ENDS: Final = (LEFT, RIGHT)
 
 
 class Line:

@@ -10,15 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import reduce
 from operator import or_
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .errors import Fault
 from .rounds import Round
 from .scoring import MatchResult, RoundScore, default_target, match_result
 from .tiles import FULL_SET, TILE_BIT, TILE_ID, format_halves, label, labels, tile_id
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 4
 
 Halves = tuple[int, int]
 

@@ -10,7 +10,7 @@ It knows nothing of files or JSON: :mod:`drawlog.validator` feeds it events.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -21,6 +21,16 @@ from .rounds import Round
 from .rules import SEVERITY, WARNING
 from .scoring import default_target
 from .violations import Reporter
+
+
+# The event classes as compiled constants: a module global would be looked up on every event.
+_MATCH_START: Final = MatchStart
+_ROUND_START: Final = RoundStart
+_DRAW: Final = Draw
+_PLAY: Final = Play
+_PASS: Final = Pass
+_ROUND_END: Final = RoundEnd
+_MATCH_END: Final = MatchEnd
 
 
 class Table:
@@ -91,15 +101,15 @@ class Replay:
     def dispatch(self, event: Any, line: int) -> None:
         """Replay one decoded event, found on ``line``."""
         kind = type(event)
-        if kind is Play or kind is Draw or kind is Pass:
+        if kind is _PLAY or kind is _DRAW or kind is _PASS:
             self._move(event, line)
-        elif kind is RoundStart:
+        elif kind is _ROUND_START:
             self._round_start(event, line)
-        elif kind is RoundEnd:
+        elif kind is _ROUND_END:
             self._round_end(event, line)
-        elif kind is MatchStart:
+        elif kind is _MATCH_START:
             self._match_start(event, line)
-        elif kind is MatchEnd:
+        elif kind is _MATCH_END:
             self._match_end(event, line)
         else:
             raise TypeError(f"not a log event: {event!r}")
@@ -261,9 +271,9 @@ class Replay:
             return self._unmovable(table, event, line)
         observer = self.observer
         could_play = observer is not None and state.playable(seat) != 0
-        if isinstance(event, Play):
+        if isinstance(event, _PLAY):
             faults = state.try_play(seat, event.tile, event.end)
-        elif isinstance(event, Draw):
+        elif isinstance(event, _DRAW):
             faults = state.try_draw(seat, event.tile)
         else:
             faults = state.try_pass(seat)

@@ -18,7 +18,7 @@ logs: :mod:`drawlog.match` and :mod:`drawlog.validator` sit above it.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .errors import Fault, IllegalAction
 from .line import LEFT, RIGHT, Line
@@ -26,12 +26,12 @@ from .scoring import RoundScore, score_round
 from .tiles import FULL_SET, TILES, label, labels, members, tile_id
 
 #: The stock tiles that may never be drawn.
-UNTOUCHABLE = 2
+UNTOUCHABLE: Final = 2
 
-DOMINO = "domino"
-BLOCKED = "blocked"
+DOMINO: Final = "domino"
+BLOCKED: Final = "blocked"
 
-_CLEAN: tuple[Fault, ...] = ()
+_CLEAN: Final[tuple[Fault, ...]] = ()
 
 
 class Placement(NamedTuple):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 import pyarrow as pa
 
@@ -77,6 +77,9 @@ SCHEMAS: dict[str, pa.Schema] = {
 }
 TABLES = tuple(SCHEMAS)
 
+
+_DRAW: Final = Draw
+_PLAY: Final = Play
 
 #: The schema each table is written with (the moves' strings as dictionaries; they read back as strings).
 WRITE_SCHEMAS = {name: text_as_dictionary(schema) if name == "moves" else schema for name, schema in SCHEMAS.items()}
@@ -154,7 +157,7 @@ class StatsRecorder(Observer):
         if faults:
             applied = not any(fault.impossible for fault in faults)
         tile, end = TILE_COUNT, NO_END
-        if isinstance(event, Play):
+        if isinstance(event, _PLAY):
             action = PLAY_CODE
             tile = tile_id(event.tile)
             logged_end = event.end
@@ -163,7 +166,7 @@ class StatsRecorder(Observer):
             tally.plays[seat] += 1
             if tally.opening < 0 and applied:
                 tally.opening = tile
-        elif isinstance(event, Draw):
+        elif isinstance(event, _DRAW):
             action = DRAW_CODE
             tile = tile_id(event.tile)
             tally.draws[seat] += 1

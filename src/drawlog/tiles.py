@@ -8,40 +8,41 @@ the tile is in the set. This keeps the replay loop free of allocations.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Final
 
-HIGHEST_PIP = 6
+HIGHEST_PIP: Final = 6
 
 #: ``TILES[id] == (low, high)``, the halves of each tile, low first.
-TILES: tuple[tuple[int, int], ...] = tuple(
+TILES: Final[tuple[tuple[int, int], ...]] = tuple(
     (low, high) for low in range(HIGHEST_PIP + 1) for high in range(low, HIGHEST_PIP + 1)
 )
-TILE_COUNT = len(TILES)
-FULL_SET = (1 << TILE_COUNT) - 1
+TILE_COUNT: Final = len(TILES)
+FULL_SET: Final = (1 << TILE_COUNT) - 1
 
 #: ``TILE_ID[(a, b)]``: the id of the tile with halves ``a`` and ``b``, in either order.
-TILE_ID: dict[tuple[int, int], int] = {}
+TILE_ID: Final[dict[tuple[int, int], int]] = {}
 for _tile_id, (_low, _high) in enumerate(TILES):
     TILE_ID[(_low, _high)] = _tile_id
     TILE_ID[(_high, _low)] = _tile_id
 
 #: ``PIPS[id]``: both halves counted, ``[6|6]`` is 12 and ``[0|0]`` is 0.
-PIPS: tuple[int, ...] = tuple(low + high for low, high in TILES)
+PIPS: Final[tuple[int, ...]] = tuple(low + high for low, high in TILES)
 
 #: ``SUIT[value]``: the bit set of every tile showing ``value`` on a half.
-SUIT: tuple[int, ...] = tuple(
+SUIT: Final[tuple[int, ...]] = tuple(
     sum(1 << i for i, (low, high) in enumerate(TILES) if value in (low, high))
     for value in range(HIGHEST_PIP + 1)
 )
 
 
 #: ``TILE_BIT[(a, b)]``: the one-tile bit set of the tile with halves ``a`` and ``b``.
-TILE_BIT: dict[tuple[int, int], int] = {halves: 1 << tile for halves, tile in TILE_ID.items()}
+TILE_BIT: Final[dict[tuple[int, int], int]] = {halves: 1 << tile for halves, tile in TILE_ID.items()}
 
-_HALF = TILE_COUNT // 2
-_HALF_MASK = (1 << _HALF) - 1
+_HALF: Final = TILE_COUNT // 2
+_HALF_MASK: Final = (1 << _HALF) - 1
 # Pip totals of every subset of the low 14 and the high 14 tiles, for a two-lookup pip_total.
-_PIPS_LOW = [0] * (1 << _HALF)
-_PIPS_HIGH = [0] * (1 << _HALF)
+_PIPS_LOW: Final = [0] * (1 << _HALF)
+_PIPS_HIGH: Final = [0] * (1 << _HALF)
 for _subset in range(1, 1 << _HALF):
     _low_bit = _subset & -_subset
     _index = _low_bit.bit_length() - 1
@@ -49,7 +50,7 @@ for _subset in range(1, 1 << _HALF):
     _PIPS_HIGH[_subset] = _PIPS_HIGH[_subset ^ _low_bit] + PIPS[_index + _HALF]
 
 
-_ID_BY_CODE: list[int] = [TILE_ID[(code // 7, code % 7)] for code in range(49)]
+_ID_BY_CODE: Final[list[int]] = [TILE_ID[(code // 7, code % 7)] for code in range(49)]
 
 
 def tile_id(halves: tuple[int, int]) -> int:
