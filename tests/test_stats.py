@@ -423,3 +423,20 @@ def test_a_wide_table_is_split_to_fit_repeating_its_key_columns():
     assert "…" not in console.export_text()
     assert any("spring" in line and "ann" in line for line in lines)
     assert len(frame_tables(frame, 1_000)) == 1
+
+
+def test_tables_read_back_with_the_schemas_columns_and_types(corpus_stats, tmp_path: Path):
+    """Moves are written with dictionaries and delta-encoded lines, yet read back as the schema says."""
+    import pyarrow.parquet as pq
+
+    from drawlog.stats import SCHEMAS
+
+    out = tmp_path / "stats"
+    write_tables([str(SAMPLES / "every-violation.jsonl")], out)
+    for name, schema in SCHEMAS.items():
+        assert pq.read_schema(out / f"{name}.parquet").equals(schema), name
+        assert corpus_stats[name].columns == schema.names, name
+    assert corpus_stats["moves"].schema["player"] == pl.String
+    encodings = pq.ParquetFile(out / "moves.parquet").metadata.row_group(0)
+    line = encodings.column(SCHEMAS["moves"].names.index("line"))
+    assert "DELTA_BINARY_PACKED" in line.encodings

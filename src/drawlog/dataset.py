@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .errors import DrawlogError, InputError
 from .reader import STDIN, expand_paths
-from .sinks import ROWS_PER_GROUP, MoveSink, TableSink, WriterThread, open_writer
+from .sinks import MOVE_PARQUET, ROWS_PER_GROUP, MoveSink, TableSink, WriterThread, open_writer
 from .stats import MATCH_KEYS, SCHEMAS, TABLES, WRITE_SCHEMAS, StatsRecorder
 from .validator import Validator
 from .violations import Summary
@@ -119,7 +119,7 @@ def _read_arrow(path: Path):  # noqa: ANN202 - pyarrow.Table
 def _write_part(path: str, folder: str) -> tuple[Summary, set[str]]:
     """One worker's share: the tables of one input (as Arrow files), and every match id it mentions."""
     validator = Validator()
-    _write_in_one_process([path], Path(folder), validator, arrow=True)
+    _write_in_one_process([path], Path(folder), validator, arrow=True, threaded=False)  # Arrow files are cheap
     mentioned = set(_read_arrow(Path(folder) / "matches.arrow").column("match").to_pylist())
     mentioned |= set(_read_arrow(Path(folder) / "violations.arrow").column("match").to_pylist())
     mentioned.discard(None)  # type: ignore[arg-type]
@@ -135,7 +135,8 @@ def _write_in_parallel(inputs: list[str], folder: Path, jobs: int) -> tuple[Summ
     parts = [folder / f"_part-{index}" for index in range(len(inputs))]
     for part in parts:
         part.mkdir()
-    writers = {name: open_writer(folder / f"{name}.parquet", schema) for name, schema in WRITE_SCHEMAS.items()}
+    writers = {name: open_writer(folder / f"{name}.parquet", schema, options=MOVE_PARQUET if name == "moves" else None)
+               for name, schema in WRITE_SCHEMAS.items()}
     rows = dict.fromkeys(SCHEMAS, 0)
     results = []
     try:
