@@ -149,10 +149,12 @@ def _write_in_parallel(inputs: list[str], folder: Path, jobs: int) -> tuple[Summ
                     for batch in table.to_batches():  # the part's row groups, each with its own dictionaries
                         writer.write_batch(batch)
                     rows[name] += table.num_rows
-                shutil.rmtree(part)
+                shutil.rmtree(part, ignore_errors=True)
     finally:
         for writer in writers.values():
             writer.close()
+        for part in parts:  # what a failure left, or a system that keeps memory-mapped files
+            shutil.rmtree(part, ignore_errors=True)
     mentioned = [match for _, matches in results for match in matches]
     if len(mentioned) != len(set(mentioned)):  # a match id in two files: only one process saw it whole
         return None

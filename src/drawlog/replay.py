@@ -166,15 +166,17 @@ class Replay:
 
     def _table(self, event: Any, line: int) -> Table | None:
         """The event's match, its seq checked and its last line noted (None: reported F004)."""
-        table = self.tables.get(event.match)
+        match_id: str = event.match
+        table = self.tables.get(match_id)
         if table is None:
             self._unknown_match(event, line)
             return None
-        seq = event.seq
-        if seq is not None and seq != table.last_seq + 1:
-            self._check_seq(table, seq, line)
-        elif seq is not None:
-            table.last_seq = seq
+        seq: int | None = event.seq
+        if seq is not None:
+            if seq == table.last_seq + 1:
+                table.last_seq = seq
+            else:
+                self._check_seq(table, seq, line)
         table.last_line = line
         return table
 

@@ -44,7 +44,7 @@ MOVE_PARQUET: Final[dict[str, Any]] = {
     "use_dictionary": ["match", "player", "action", "tile", "end", "faults", "tournament", "table_name", "file",
                        "left", "right", "stock_left", "hand_size"],
     "column_encoding": {"line": "DELTA_BINARY_PACKED"},
-    "write_statistics": ["match", "round", "line", "tournament", "table_name", "file"],
+    "write_statistics": ["match", "line", "tournament", "table_name", "file"],
 }
 ROWS_PER_GROUP: Final = 65_536
 
