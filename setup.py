@@ -1,7 +1,7 @@
 """Build hook: compile the rules engine with mypyc when possible, else install it as pure Python.
 
 The engine modules are plain typed Python; mypyc turns them into C extensions
-that replay logs about 1.5x faster. Where there is no C compiler, or with
+that replay logs about 2x faster. Where there is no C compiler, or with
 ``DRAWLOG_PURE_PYTHON=1`` (advised for editable installs while developing),
 drawlog installs and runs the same code uncompiled.
 """
