@@ -19,16 +19,11 @@ seeds = st.integers(min_value=0, max_value=2**32 - 1)
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-class Finished:
+class Finished(Observer):
     """An observer that keeps the table of every match that ends."""
 
     def __init__(self) -> None:
         self.tables: list = []
-
-    def match_started(self, *args) -> None: ...
-    def round_started(self, *args) -> None: ...
-    def moved(self, *args) -> None: ...
-    def round_settled(self, *args) -> None: ...
 
     def match_ended(self, table, claim, line) -> None:
         self.tables.append(table)
