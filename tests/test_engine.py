@@ -301,3 +301,11 @@ def test_passes_with_drawing_still_possible_never_block():
     for seat in (1, 0, 1, 0):
         assert [f.code for f in state.try_pass(seat)][:1] == ["M207"]
     assert not state.is_over
+
+
+def test_tile_count_counts_every_set_of_tiles():
+    from drawlog.tiles import FULL_SET, tile_count
+
+    rng = __import__("random").Random(5)
+    for mask in [0, FULL_SET, 1, 1 << 27, *(rng.getrandbits(28) for _ in range(500))]:
+        assert tile_count(mask) == mask.bit_count()

@@ -22,7 +22,6 @@ from .rules import SEVERITY, WARNING
 from .scoring import default_target
 from .violations import Reporter
 
-
 # The event classes as compiled constants: a module global would be looked up on every event.
 _MATCH_START: Final = MatchStart
 _ROUND_START: Final = RoundStart

@@ -31,7 +31,7 @@ from .sinks import (
     TableSink,
     text_as_dictionary,
 )
-from .tiles import TILE_COUNT, is_double, tile_id
+from .tiles import TILE_COUNT, is_double, tile_count, tile_id
 from .violations import Violation
 
 #: Columns copied from the match into every table, so each can be partitioned by them.
@@ -179,7 +179,7 @@ class StatsRecorder(Observer):
         left, right = ends.left, ends.right
         moves = self._moves
         moves.add(tally.context, tally.ply, seat, action, tile, end, NO_PIP if left is None else left,
-                  NO_PIP if right is None else right, state.stock_left, state.hands[seat].bit_count(),
+                  NO_PIP if right is None else right, state.stock_left, tile_count(state.hands[seat]),
                   could_play, applied, line)
         if faults:
             moves.add_faults(",".join(fault.code for fault in faults))
@@ -216,7 +216,7 @@ class StatsRecorder(Observer):
             name = names[seat]
             players.add((
                 match_id, number, name, seat, tournament, table_name, file, score.points[seat],
-                match.scores[seat], score.pips[seat], state.hands[seat].bit_count(), tally.plays[seat],
+                match.scores[seat], score.pips[seat], tile_count(state.hands[seat]), tally.plays[seat],
                 tally.draws[seat], tally.voluntary[seat], tally.passes[seat], winner_seat == seat,
                 state.opener == seat, claimed.get(name, 0) if claimed is not None else None,
             ))

@@ -50,6 +50,9 @@ for _subset in range(1, 1 << _HALF):
     _PIPS_HIGH[_subset] = _PIPS_HIGH[_subset ^ _low_bit] + PIPS[_index + _HALF]
 
 
+#: ``_COUNT[subset]``: how many tiles a 14-bit subset holds, for a two-lookup tile_count.
+_COUNT: Final = [subset.bit_count() for subset in range(1 << _HALF)]
+
 _ID_BY_CODE: Final[list[int]] = [TILE_ID[(code // 7, code % 7)] for code in range(49)]
 
 
@@ -83,6 +86,11 @@ def members(mask: int) -> Iterator[int]:
 def pip_total(mask: int) -> int:
     """The pips of every tile in a bit set, both halves counted."""
     return _PIPS_LOW[mask & _HALF_MASK] + _PIPS_HIGH[mask >> _HALF]
+
+
+def tile_count(mask: int) -> int:
+    """How many tiles a bit set holds (``int.bit_count``, without a method call in compiled code)."""
+    return _COUNT[mask & _HALF_MASK] + _COUNT[mask >> _HALF]
 
 
 def label(tile: int) -> str:
