@@ -440,3 +440,39 @@ def test_tables_read_back_with_the_schemas_columns_and_types(corpus_stats, tmp_p
     encodings = pq.ParquetFile(out / "moves.parquet").metadata.row_group(0)
     line = encodings.column(SCHEMAS["moves"].names.index("line"))
     assert "DELTA_BINARY_PACKED" in line.encodings
+
+
+def test_a_round_of_over_65535_moves_keeps_its_plies(tmp_path: Path):
+    """A ply too large for the packed move is kept aside, not wrapped around."""
+    players = ["ann", "bob"]
+    lines = [
+        {"type": "match_start", "match": "m", "players": players},
+        {"type": "round_start", "match": "m", "round": 1, "opener": "ann",
+         "hands": {"ann": [[0, 0], [0, 1], [0, 2], [0, 3], [0, 4], [0, 5], [0, 6]],
+                   "bob": [[1, 1], [1, 2], [1, 3], [1, 4], [1, 5], [1, 6], [2, 2]]}},
+        *({"type": "pass", "match": "m", "player": players[index % 2]} for index in range(70_000)),
+    ]
+    log = tmp_path / "passes.jsonl"
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    write_tables([str(log)], tmp_path / "stats")
+    moves = pl.read_parquet(tmp_path / "stats" / "moves.parquet")
+    assert moves.height == 70_000
+    assert moves["ply"].to_list() == list(range(1, 70_001))
+    assert moves["line"].to_list() == list(range(3, 70_003))
+    assert moves["player"].to_list()[65_535:65_538] == ["bob", "ann", "bob"]
+    assert set(moves["match"].to_list()) == {"m"}
+
+
+def test_a_context_index_too_large_to_pack_is_kept_aside(tmp_path: Path):
+    from drawlog.sinks import CONTEXT_MAX, MoveSink
+    from drawlog.stats import SCHEMAS
+
+    sink = MoveSink(tmp_path / "moves.parquet", SCHEMAS["moves"])
+    for index in range(CONTEXT_MAX + 3):
+        sink.context((f"m{index}", 1, None, None, "log.jsonl", ("ann", "bob")))
+    sink.add(CONTEXT_MAX + 2, 7, 1, 2, 28, 2, 7, 7, 14, 7, False, True, 99)
+    sink.add(5, 1, 0, 2, 28, 2, 7, 7, 14, 7, False, True, 100)
+    sink.close()
+    moves = pl.read_parquet(tmp_path / "moves.parquet")
+    assert moves.select("match", "ply", "player", "line").rows() == [
+        (f"m{CONTEXT_MAX + 2}", 7, "bob", 99), ("m5", 1, "ann", 100)]

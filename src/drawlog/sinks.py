@@ -34,6 +34,10 @@ NO_PIP: Final = 7
 PACKED_FIELDS: Final = (("applied", 1), ("could_play", 1), ("hand_size", 5), ("stock_left", 5), ("right", 3),
                         ("left", 3), ("end", 2), ("tile", 5), ("action", 2), ("seat", 2), ("ply", 16),
                         ("context", 18))
+_WIDTH: Final = dict(PACKED_FIELDS)
+#: The largest context index and ply a packed move holds; larger ones are kept aside (see MoveSink.add).
+CONTEXT_MAX: Final = (1 << _WIDTH["context"]) - 1
+PLY_MAX: Final = (1 << _WIDTH["ply"]) - 1
 #: Strings of the moves table are written dictionary-encoded: no string is built, or hashed, per move.
 TEXT: Final = pa.dictionary(pa.int32(), pa.string())
 #: How the moves table is written: its strings and small numbers as dictionaries, its line numbers
@@ -203,6 +207,8 @@ class MoveSink:
         self.packed: list[int] = []
         self.lines: list[int] = []
         self.faults: dict[int, str] = {}
+        #: (context, ply) of the moves whose values do not fit their packed fields, by row.
+        self.oversized: dict[int, tuple[int, int]] = {}
         self.contexts: list[tuple[Any, ...]] = []
         self._writer = open_writer(path, self.write_schema, arrow, MOVE_PARQUET)
 
@@ -213,7 +219,14 @@ class MoveSink:
 
     def add(self, context: int, ply: int, seat: int, action: int, tile: int, end: int, left: int, right: int,
             stock_left: int, hand_size: int, could_play: bool, applied: bool, line: int) -> None:
-        """Append one move (``tile`` 28, ``end`` 2 and ``left``/``right`` 7 mean none)."""
+        """Append one move (``tile`` 28, ``end`` 2 and ``left``/``right`` 7 mean none).
+
+        A context or ply too large for its packed field (a round of over 65,535
+        moves, or over 262,143 rounds within one row group) is kept aside.
+        """
+        if context > CONTEXT_MAX or ply > PLY_MAX:
+            self.oversized[len(self.lines)] = (context, ply)
+            context = ply = 0
         self.lines.append(line)
         self.packed.append(
             ((((((((((context << 16 | ply) << 2 | seat) << 2 | action) << 5 | tile) << 2 | end) << 3 | left) << 3
@@ -232,21 +245,28 @@ class MoveSink:
         """Write the pending moves as one row group and forget the contexts."""
         count = len(self.lines)
         if count:
-            columns = self._columns(self.packed, self.lines, self.faults, self.contexts)
+            columns = self._columns(self.packed, self.lines, self.faults, self.contexts, self.oversized)
             table = pa.Table.from_arrays(columns, schema=self.write_schema)
             self._submit(lambda: self._writer.write(table))
             self.rows += count
             self.packed = []
             self.lines = []
             self.faults = {}
+            self.oversized = {}
         self.contexts = []
 
     def _columns(self, packed_moves: list[int], lines: list[int], faults_by_row: dict[int, str],
-                 rounds: list[tuple[Any, ...]]) -> list[Any]:
+                 rounds: list[tuple[Any, ...]], oversized: dict[int, tuple[int, int]]) -> list[Any]:
         call = pc.call_function
         packed = pa.array(packed_moves, pa.int64())
         fields = {name: call("bit_wise_and", [call("shift_right", [packed, shift]), mask])
                   for name, shift, mask in _UNPACK}
+        if oversized:
+            context_column, ply_column = fields["context"].to_pylist(), fields["ply"].to_pylist()
+            for row, (context_index, ply) in oversized.items():
+                context_column[row], ply_column[row] = context_index, ply
+            fields["context"] = pa.array(context_column, pa.int64())
+            fields["ply"] = pa.array(ply_column, pa.int64())
         context = fields["context"]
         contexts = list(zip(*rounds))
         names = [name for row in rounds for name in (*row[5], None, None, None, None)[:4]]
