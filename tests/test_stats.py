@@ -476,3 +476,12 @@ def test_a_context_index_too_large_to_pack_is_kept_aside(tmp_path: Path):
     moves = pl.read_parquet(tmp_path / "moves.parquet")
     assert moves.select("match", "ply", "player", "line").rows() == [
         (f"m{CONTEXT_MAX + 2}", 7, "bob", 99), ("m5", 1, "ann", 100)]
+
+
+@pytest.mark.parametrize("command", [["query", "SELECT 1 AS x", "--format", "csv"], ["players", "--format", "json"]])
+def test_an_unwritable_output_file_is_a_usage_error(sample_stats, tmp_path: Path, command: list[str]):
+    target = tmp_path / "missing-folder" / "out.csv"
+    args = [command[0], str(sample_stats), *command[1:], "--output", str(target)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert "cannot write" in result.output and "No such file or directory" in result.output

@@ -326,7 +326,13 @@ def _frame_command(compute, fmt: FrameFormat, output: Optional[str]) -> None:  #
         frame = compute()
     except OutputError as error:
         raise typer.BadParameter(str(error), param_hint="DIR") from None
-    write_frame(frame, fmt.value, output, Console(highlight=False))
+    try:
+        write_frame(frame, fmt.value, output, Console(highlight=False))
+    except BrokenPipeError:
+        raise  # the reader went away (| head): click exits quietly
+    except OSError as error:
+        raise typer.BadParameter(f"cannot write {output}: {error.strerror or error}", param_hint="--output") \
+            from None
 
 
 @app.command()
