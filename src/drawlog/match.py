@@ -8,14 +8,12 @@ player names, and hands the moves to :class:`drawlog.rounds.Round`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import reduce
-from operator import or_
 from typing import Final, NamedTuple
 
 from .errors import Fault
 from .rounds import Round
 from .scoring import MatchResult, RoundScore, default_target, match_result
-from .tiles import FULL_SET, TILE_BIT, TILE_ID, format_halves, label, labels, tile_id
+from .tiles import FULL_SET, format_halves, label, labels, tile_id
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
@@ -157,7 +155,7 @@ class Match:
                 faults.append(Fault("S102", f"{name} is dealt {len(tiles)} tiles; each player gets "
                                             f"{size} with {self.players} players"))
             for halves in tiles:
-                tile = TILE_ID[halves]
+                tile = tile_id(halves)
                 if tile in holder:
                     faults.append(Fault("S102", f"{label(tile)} is dealt twice ({holder[tile]} and {name})"))
                     continue
@@ -232,7 +230,7 @@ class Match:
                 continue
             revealed = 0
             for halves in tiles:
-                revealed |= TILE_BIT[halves]
+                revealed |= 1 << tile_id(halves)
             if revealed != state.hands[seat] or len(tiles) != revealed.bit_count():
                 shown = " ".join(format_halves((h[0], h[1])) for h in tiles) or "nothing"
                 wrong.append(f"reveals {shown} for {name}; the replay leaves {labels(state.hands[seat])}")
@@ -277,13 +275,12 @@ class Match:
 def _check_stock(stock: Sequence[Halves], undealt: int) -> tuple[list[Fault], list[int] | None]:
     """S103: the logged stock must be exactly the undealt tiles, each once."""
     order = [tile_id(halves) for halves in stock]
-    if _bit_sum(stock) == undealt and len(order) == undealt.bit_count():
-        return [], order
-    listed = reduce(or_, map(TILE_BIT.__getitem__, stock), 0)
-    seen = twice = 0
+    listed = twice = 0
     for tile in order:
-        twice |= seen & 1 << tile
-        seen |= 1 << tile
+        twice |= listed & 1 << tile
+        listed |= 1 << tile
+    if listed == undealt and not twice:
+        return [], order
     problems = []
     extra = listed & ~undealt
     if extra:
