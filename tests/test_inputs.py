@@ -432,12 +432,16 @@ def test_huge_line_is_f001_and_the_run_goes_on(tmp_path: Path, where: str) -> No
     assert summary["complete_matches"] == summary["matches"] == 1
 
 
+def validate_with_third_line(tmp_path: Path, line: bytes) -> tuple[int, dict]:
+    """Validate a clean match with ``line`` put in as its third line."""
+    lines = match_lines("m1")
+    lines.insert(2, line + b"\n")
+    return validate(write(tmp_path / "third-line.jsonl", lines))
+
+
 @pytest.mark.parametrize("value", [b"[1,2]", b'"a string"', b"42", b"null", b"true", b"[]"])
 def test_json_that_is_not_an_object_is_f002(tmp_path: Path, value: bytes) -> None:
-    lines = match_lines("m1")
-    lines.insert(2, value + b"\n")
-    path = write(tmp_path / "notobject.jsonl", lines)
-    status, document = validate(path)
+    status, document = validate_with_third_line(tmp_path, value)
     assert status == 1
     assert codes(document) == [(3, "F002")]
     assert document["violations"][0]["match"] is None
@@ -451,10 +455,7 @@ def test_json_that_is_not_an_object_is_f002(tmp_path: Path, value: bytes) -> Non
     b'{"type":"pass","match":"m1","player":"p1","x":"\xff"}',  # unknown field, then invalid UTF-8
 ], ids=["truncated", "trailing-text", "stray-brace", "utf8-after-unknown-field"])
 def test_invalid_json_after_a_schema_error_is_f001(tmp_path: Path, line: bytes) -> None:
-    lines = match_lines("m1")
-    lines.insert(2, line + b"\n")
-    path = write(tmp_path / "broken.jsonl", lines)
-    status, document = validate(path)
+    status, document = validate_with_third_line(tmp_path, line)
     assert status == 1
     assert codes(document) == [(3, "F001")]
 
