@@ -51,7 +51,7 @@ class Round:
 
     __slots__ = (
         "number", "names", "opener", "hands", "stock", "stock_left", "stock_order",
-        "line", "turn", "passes_in_row", "reason", "winner", "_score",
+        "line", "turn", "passed", "reason", "winner", "_score",
     )
 
     def __init__(
@@ -73,7 +73,8 @@ class Round:
         self.stock_order = list(reversed(stock_order)) if stock_order is not None else None
         self.line = Line()
         self.turn = opener
-        self.passes_in_row = 0
+        #: The bit set of the seats that passed since the last draw or placement.
+        self.passed = 0
         self.reason: str | None = None
         self.winner: int | None = None
         self._score: RoundScore | None = None
@@ -83,7 +84,7 @@ class Round:
         twin = Round(self.names, self.opener, list(self.hands), self.stock, None, self.number)
         twin.stock_order = list(self.stock_order) if self.stock_order is not None else None
         twin.line.left, twin.line.right, twin.line.length = self.line.left, self.line.right, self.line.length
-        twin.turn, twin.passes_in_row = self.turn, self.passes_in_row
+        twin.turn, twin.passed = self.turn, self.passed
         twin.reason, twin.winner, twin._score = self.reason, self.winner, self._score
         return twin
 
@@ -204,7 +205,7 @@ class Round:
             elif tile in order:
                 order.remove(tile)
         self.turn = seat
-        self.passes_in_row = 0
+        self.passed = 0
 
     # -- play --------------------------------------------------------------
 
@@ -275,7 +276,7 @@ class Round:
         hand = self.hands[seat] & ~(1 << tile)
         self.hands[seat] = hand
         self.line.place(ends)
-        self.passes_in_row = 0
+        self.passed = 0
         self.turn = seat + 1 if seat + 1 < len(self.hands) else 0
         if not hand:
             self.reason = DOMINO
@@ -326,14 +327,15 @@ class Round:
     def apply_pass(self, seat: int) -> None:
         """Carry out a pass, unchecked.
 
-        The round is blocked once every player has passed in a row with the stock
-        down to two: with more in the stock drawing is still possible, so even a
-        table of (illegal) passes does not end the round.
+        The round is blocked once every player has passed, with no draw or
+        placement since, and the stock down to two: with more in the stock drawing
+        is still possible, so even a table of (illegal) passes does not end the
+        round, nor does one player passing again and again out of turn.
         """
         players = len(self.hands)
         self.turn = (seat + 1) % players
-        self.passes_in_row += 1
-        if self.passes_in_row >= players and self.stock_left <= UNTOUCHABLE:
+        self.passed |= 1 << seat
+        if self.passed == (1 << players) - 1 and self.stock_left <= UNTOUCHABLE:
             self.reason = BLOCKED
             self.winner = self.score().winner
 
