@@ -237,14 +237,20 @@ class Match:
         return [Fault("R304", "; ".join(wrong))] if wrong else []
 
     def settle_round(self) -> RoundScore:
-        """Add the round in play's points to the scores and check the target."""
+        """Add the round in play's points to the scores and check the target.
+
+        The first settled round that brings a score to the target decides the
+        match: rounds logged after it (R305) still add their points, but never
+        change the result.
+        """
         state = self.round
         assert state is not None
         score = state.score()
         for seat, points in enumerate(score.points):
             self.scores[seat] += points
         self.round_open = False
-        self.result = match_result(self.scores, self.target)
+        if not self.result.decided:
+            self.result = match_result(self.scores, self.target)
         return score
 
     # -- the end -----------------------------------------------------------
