@@ -159,7 +159,7 @@ RULES: tuple[Rule, ...] = (
          "(a player left out claims 0).",
          "Domino scores all opponents' pips; a block scores the opponents' totals minus the winner's own, "
          "exactly, never rounded.",
-         '"points":{"ann":20}   (opponents hold 3, 8 and 10 after a block won by ann with 3)',
+         '"points":{"ann":20}   (a block leaves hands of 3, 8 and 10 pips, ann holding the 3)',
          '"points":{"ann":15}'),
     Rule("R304", "wrong-revealed-hands", ERROR,
          "The revealed `hands` of a `round_end` disagree with the hands the replay leaves.",
