@@ -195,3 +195,24 @@ def test_f003_message_names_the_seq_numbers():
 def test_w402_message_names_the_target_and_the_standard():
     (message,) = messages("W402.jsonl", "W402")
     assert {50, 100} <= numbers(message), message
+
+
+# -- the round a violation names ---------------------------------------------------
+
+
+def test_a_round_start_line_names_the_round_it_starts():
+    lines = (CODES_DIR / "blocked.clean.jsonl").read_text(encoding="utf-8").splitlines()
+    second = next(n for n, text in enumerate(lines) if '"round_start"' in text and '"round":2' in text)
+    starts = json.loads(lines[second])
+    lines[second] = json.dumps({**starts, "dealer": "ann", "seq": 7})  # W401, then F003 (no seq before)
+    found = list(Validator().validate_lines(lines))
+    assert [(v.line, v.code, v.round) for v in found] == [(second + 1, "W401", 2), (second + 1, "F003", 2)]
+    lines[second] = json.dumps({**starts, "opener": 3})  # F002: the round is not started, but named
+    found = list(Validator().validate_lines(lines))
+    assert [(v.line, v.code, v.round) for v in found][0] == (second + 1, "F002", 2)
+
+
+def test_a_round_left_open_is_named_where_its_successor_starts():
+    found = validate("R307.jsonl")
+    assert [(v.code, v.round) for v in found] == [("R307", 1)]
+    assert "round 1" in found[0].message

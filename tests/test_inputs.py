@@ -115,7 +115,7 @@ class Bad:
 def _empty(tmp: Path) -> Bad:
     path = tmp / "empty.jsonl"
     path.write_bytes(b"")
-    return Bad(path, "F007", None, False)
+    return Bad(path, "W404", None, False)
 
 
 def _binary(tmp: Path) -> Bad:
@@ -168,7 +168,6 @@ def _folder_without_logs(tmp: Path) -> Bad:
 
 
 BAD_INPUTS: dict[str, Callable[[Path], Bad]] = {
-    "empty": _empty,
     "binary": _binary,
     "invalid-utf8": _bad_utf8,
     "truncated-gz": _truncated_gz,
@@ -258,7 +257,7 @@ def test_bad_input_does_not_stop_the_run(bad: Bad, good: tuple[Path, int], order
 
 def test_nothing_readable_exits_2_and_reports_each_input(tmp_path: Path) -> None:
     unreadable = [make(tmp_path) for name, make in BAD_INPUTS.items()
-                  if name in ("empty", "binary", "corrupt-zst", "missing-path", "folder-without-logs")]
+                  if name in ("binary", "corrupt-zst", "missing-path", "folder-without-logs")]
     paths = [bad.path for bad in unreadable]
     status, document = validate(*paths)
     assert status == 2
@@ -286,12 +285,22 @@ def test_unreadable_beside_readable_exits_1_or_0_with_exit_zero(tmp_path: Path, 
 # -- each kind of input in detail ------------------------------------------------------
 
 
-def test_empty_file(tmp_path: Path) -> None:
+def test_empty_file_is_read_with_a_warning(tmp_path: Path) -> None:
     bad = _empty(tmp_path)
     status, document = validate(bad.path)
-    assert status == 2
-    assert codes(document) == [(None, "F007")]
+    assert status == 0
+    assert codes(document) == [(None, "W404")]
     assert "empty" in document["violations"][0]["message"]
+    assert document["summary"]["files"] == 1 and document["summary"]["lines"] == 0
+    status, _ = validate(bad.path, "--strict")
+    assert status == 1
+    good = write(tmp_path / "good.jsonl", match_lines("good", seed=7))
+    status, document = validate(bad.path, good)
+    assert status == 0 and codes(document) == [(None, "W404")]
+    assert document["summary"]["files"] == 2
+    bom_only = tmp_path / "bom.jsonl"
+    bom_only.write_bytes(b"\xef\xbb\xbf")
+    assert codes(validate(bom_only)[1]) == [(None, "W404")]
 
 
 def test_blank_only_file_is_read_and_clean(tmp_path: Path) -> None:
@@ -540,11 +549,12 @@ def test_standard_input_between_files(tmp_path: Path) -> None:
 
 def test_empty_standard_input(tmp_path: Path) -> None:
     proc = run_subprocess(["validate", "-", "--format", "json"], b"")
-    assert proc.returncode == 2
+    assert proc.returncode == 0
     assert b"Traceback" not in proc.stderr
     document = json.loads(proc.stdout)
     check_summary(document["summary"])
-    assert [(v["file"], v["code"]) for v in document["violations"]] == [("-", "F007")]
+    assert [(v["file"], v["code"], v["severity"]) for v in document["violations"]] == [("-", "W404", "warning")]
+    assert run_subprocess(["validate", "-", "--strict"], b"").returncode == 1
 
 
 def test_standard_input_through_cli_runner() -> None:

@@ -485,3 +485,36 @@ def test_an_unwritable_output_file_is_a_usage_error(sample_stats, tmp_path: Path
     result = runner.invoke(app, args)
     assert result.exit_code == 2
     assert "cannot write" in result.output and "No such file or directory" in result.output
+
+
+def test_an_unfinished_match_has_no_winner_and_its_open_round_a_row(tmp_path: Path):
+    codes = ROOT / "tests" / "fixtures" / "codes"
+    write_tables([str(codes / "F006.jsonl")], tmp_path / "decided")  # ann reached the target: no match_end
+    tables = _all_tables(tmp_path / "decided")
+    assert tables["matches"].select("winner", "drawn", "complete", "decided", "valid").rows() == [
+        (None, False, False, True, False)]
+    write_tables([str(codes / "F006-truncated.jsonl")], tmp_path / "cut")  # cut inside round 1
+    tables = _all_tables(tmp_path / "cut")
+    assert tables["matches"].select("rounds", "winner", "decided").rows() == [(1, None, False)]
+    assert tables["rounds"].select("round", "reason", "winner", "points", "stock_left").rows() == [
+        (1, None, None, 0, 2)]
+    assert tables["players"].select("player", "points", "score").rows() == [("ann", 0, 0), ("bob", 0, 0)]
+    assert tables["moves"]["round"].unique().to_list() == [1]
+
+
+def test_claims_too_large_for_32_bits_are_kept_and_too_large_for_64_are_schema_faults(tmp_path: Path):
+    lines = (ROOT / "tests" / "fixtures" / "codes" / "R303.clean.jsonl").read_text(encoding="utf-8").splitlines()
+    events = [json.loads(line) for line in lines]
+    events[-2]["points"] = {"ann": 2**40}
+    events[-1]["scores"] = {"ann": -(2**62), "bob": 0}
+    events[0]["target"] = 2**33
+    log = tmp_path / "big.jsonl"
+    log.write_text("".join(json.dumps(event) + "\n" for event in events), encoding="utf-8")
+    write_tables([str(log)], tmp_path / "stats")
+    tables = _all_tables(tmp_path / "stats")
+    assert tables["matches"].select("target", "claimed_scores").rows() == [(2**33, [-(2**62), 0])]
+    assert tables["players"].filter(pl.col("player") == "ann")["claimed_points"].to_list() == [2**40]
+    events[-2]["points"] = {"ann": 2**63}
+    log.write_text("".join(json.dumps(event) + "\n" for event in events), encoding="utf-8")
+    found, _ = validate_paths([str(log)])
+    assert (len(events) - 1, "F002") in [(v.line, v.code) for v in found]

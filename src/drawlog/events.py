@@ -20,7 +20,9 @@ Tile = Annotated[
 ]
 Player = Annotated[str, msgspec.Meta(description="a player id from match_start.players")]
 End = Literal["left", "right"]
-Seq = Annotated[int, msgspec.Meta(ge=1, description="per-match sequence number: 1, 2, 3 …")]
+#: The integers a log may claim (scores, points, a target): those a 64-bit column holds.
+Int64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
+Seq = Annotated[int, msgspec.Meta(ge=1, le=2**63 - 1, description="per-match sequence number: 1, 2, 3 …")]
 Timestamp = Annotated[str, msgspec.Meta(extra_json_schema={"format": "date-time"})]
 
 
@@ -37,7 +39,7 @@ class MatchStart(Event, tag="match_start"):
     """A match begins; ``players`` lists the seats clockwise."""
 
     players: list[str]
-    target: Annotated[int, msgspec.Meta(ge=1)] | None = None
+    target: Int64 | None = None
     variant: Literal["draw", "all-fives"] = "draw"
     meta: dict[str, Any] | None = None
 
@@ -78,14 +80,14 @@ class RoundEnd(Event, tag="round_end"):
     round: Annotated[int, msgspec.Meta(ge=1)]
     reason: Literal["domino", "blocked"]
     winner: Player | None
-    points: dict[str, int]
+    points: dict[str, Int64]
     hands: dict[str, list[Tile]] | None = None
 
 
 class MatchEnd(Event, tag="match_end"):
     """The log's claim of a match's result (checked, never trusted)."""
 
-    scores: dict[str, int]
+    scores: dict[str, Int64]
     winner: Player | None
 
 

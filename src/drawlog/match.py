@@ -33,20 +33,21 @@ def check_players(players: Sequence[str]) -> tuple[list[Fault], list[str]]:
     if len(seats) != len(players):
         twice = sorted({name for name in players if players.count(name) > 1})
         faults.append(Fault("S101", f"players lists {', '.join(twice)} more than once"))
-    if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
-        faults.append(Fault("S101", f"{len(seats)} player{'s' if len(seats) != 1 else ''}: Draw is "
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        faults.append(Fault("S101", f"{len(players)} player{'s' if len(players) != 1 else ''}: Draw is "
                                     f"for 2 to 4 players"))
     return faults, seats
 
 
 class Deal(NamedTuple):
-    """A checked deal, ready to start a round."""
+    """A checked deal, ready to start a round; ``logged_number``: the log's own number, when it differs."""
 
     number: int
     opener: int
     hands: list[int]
     stock: int
     stock_order: list[int] | None
+    logged_number: int | None = None
 
 
 class Match:
@@ -62,6 +63,8 @@ class Match:
         self.round: Round | None = None
         self.rounds_started = 0
         self.round_open = False
+        #: The number the log gave the round in play (S105 is reported once, at its round_start).
+        self.logged_round = 0
         self.result = MatchResult(False, None, False)
 
     def expected_opener(self) -> int | None:
@@ -111,7 +114,8 @@ class Match:
         if stock is not None:
             stock_faults, order = _check_stock(stock, undealt)
             faults += stock_faults
-        return faults, Deal(expected_number, seat, hand_sets, undealt, order)
+        return faults, Deal(expected_number, seat, hand_sets, undealt, order,
+                            number if number != expected_number else None)
 
     def _check_opener(self, opener: str) -> list[Fault]:
         seat = self.seat_of.get(opener)
@@ -171,6 +175,7 @@ class Match:
     def start_round(self, deal: Deal) -> Round:
         """Begin the round of a deal (checked or not) and make it the round in play."""
         self.rounds_started = deal.number
+        self.logged_round = deal.logged_number if deal.logged_number is not None else deal.number
         self.round = Round(self.names, deal.opener, deal.hands, deal.stock, deal.stock_order, deal.number)
         self.round_open = True
         return self.round
@@ -187,7 +192,7 @@ class Match:
         state = self.round
         assert state is not None
         faults = []
-        if number != state.number:
+        if number != state.number and number != self.logged_round:
             faults.append(Fault("S105", f"round_end names round {number}; round {state.number} is in play"))
         if not state.is_over:
             stock = state.stock_left

@@ -76,9 +76,10 @@ def expand_paths(paths: list[str]) -> Iterator[Source | InputError]:
 def read_blocks(source: Source) -> Iterator[bytes | LongLine]:
     """The source's lines, decompressed, grouped in blocks of whole lines.
 
-    The first block is read at once, so an unopenable, empty or binary source
-    raises :class:`InputError` before anything is yielded; corrupt or truncated
-    compression raises it later, after the blocks read before the fault.
+    The first block is read at once, so an unopenable or binary source raises
+    :class:`InputError` before anything is yielded; corrupt or truncated
+    compression raises it later, after the blocks read before the fault. An
+    empty source yields no block.
     """
     chunks = _chunks(source)
     try:
@@ -90,7 +91,7 @@ def read_blocks(source: Source) -> Iterator[bytes | LongLine]:
     if first.startswith(_BOM):
         first = first[len(_BOM):]
     if not first:
-        raise InputError(source.name, "empty: no lines to read")
+        return iter(())
     if b"\x00" in first:
         raise InputError(source.name, "binary data (NUL bytes), not a JSON Lines log")
     return _blocks(source.name, first, chunks)

@@ -35,14 +35,16 @@ _MATCH_END: Final = MatchEnd
 class Table:
     """A match being replayed: the engine's state plus what the log format adds (seq, lines)."""
 
-    __slots__ = ("id", "match", "seat_of", "round", "last_seq", "last_line", "errors", "observed")
+    __slots__ = ("id", "match", "seat_of", "round", "last_seq", "top_seq", "last_line", "errors", "observed")
 
     def __init__(self, match_id: str, match: Match | None, line: int) -> None:
         self.id = match_id
         self.match = match
         self.seat_of = match.seat_of if match is not None else {}
         self.round: Round | None = None
+        #: The last ``seq`` read, and the highest: either may be followed by the next number.
         self.last_seq = 0
+        self.top_seq = 0
         self.last_line = line
         self.errors = 0
         #: Whatever the replay's observer keeps for this match; the replay never reads it.
@@ -55,6 +57,10 @@ class Table:
         if self.match is not None and self.match.rounds_started:
             return self.match.rounds_started
         return None
+
+    def upcoming_round(self) -> int | None:
+        """The number the replay gives the next round_start (None when the match is not replayed)."""
+        return self.match.rounds_started + 1 if self.match is not None else None
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -137,18 +143,19 @@ class Replay:
         for table in self.tables.values():
             self._emit("F006", f"input ended inside match {table.id}: no match_end", table.last_line,
                        table.id, table.round_number(), None, table)
+            if table.match is not None:  # a round the input cut short is settled as it stands (F006 says why)
+                self._close_open_round(table, "the end of the input", table.last_line)
             if self.observer is not None:
                 self.observer.match_ended(table, None, table.last_line)
         self.tables = {}
 
-    def invalid_line(self, match_id: str | None, seq: object, line: int) -> Table | None:
+    def invalid_line(self, match_id: str | None, seq: object, line: int, round_number: int | None = None) -> None:
         """Note a line of ``match_id`` that could not be read as an event: its last line, its seq."""
         table = self.tables.get(match_id) if match_id is not None else None
         if table is not None:
             table.last_line = line
             if isinstance(seq, int) and not isinstance(seq, bool):
-                self._check_seq(table, seq, line)
-        return table
+                self._check_seq(table, seq, line, round_number)
 
     def _emit(self, code: str, message: str, line: int | None, match: str | None,
               round_number: int | None, player: str | None, table: Table | None = None) -> None:
@@ -163,8 +170,11 @@ class Replay:
 
     # -- events ------------------------------------------------------------
 
-    def _table(self, event: Any, line: int) -> Table | None:
-        """The event's match, its seq checked and its last line noted (None: reported F004)."""
+    def _table(self, event: Any, line: int, round_number: int | None = None) -> Table | None:
+        """The event's match, its seq checked and its last line noted (None: reported F004).
+
+        ``round_number``: the round the event is about, when not the one in play (a round_start).
+        """
         match_id: str = event.match
         table = self.tables.get(match_id)
         if table is None:
@@ -172,10 +182,10 @@ class Replay:
             return None
         seq: int | None = event.seq
         if seq is not None:
-            if seq == table.last_seq + 1:
-                table.last_seq = seq
+            if seq == table.last_seq + 1 and seq > table.top_seq:
+                table.last_seq = table.top_seq = seq
             else:
-                self._check_seq(table, seq, line)
+                self._check_seq(table, seq, line, round_number)
         table.last_line = line
         return table
 
@@ -184,14 +194,17 @@ class Replay:
                            f"started{' or has ended' if event.match in self._seen else ''}",
                    line, event.match, None, getattr(event, "player", None))
 
-    def _check_seq(self, table: Table, seq: int, line: int) -> None:
+    def _check_seq(self, table: Table, seq: int, line: int, round_number: int | None = None) -> None:
+        """F003 unless ``seq`` follows the last seq or the highest: one wrong number is reported once or twice,
+        never on every later event."""
         expected = table.last_seq + 1
-        if seq != expected:
+        if seq != expected and seq != table.top_seq + 1:
             what = "a gap" if seq > expected else ("a repeat" if seq == table.last_seq else "a step back")
             self._emit("F003", f"seq {seq} where {expected} is next ({what})", line, table.id,
-                       table.round_number(), None, table)
-        if seq > table.last_seq:
-            table.last_seq = seq
+                       round_number if round_number is not None else table.round_number(), None, table)
+        table.last_seq = seq
+        if seq > table.top_seq:
+            table.top_seq = seq
 
     def _match_start(self, event: MatchStart, line: int) -> None:
         match_id = event.match
@@ -230,14 +243,15 @@ class Replay:
         table.seat_of = table.match.seat_of
 
     def _round_start(self, event: RoundStart, line: int) -> None:
-        table = self._table(event, line)
+        table = self.tables.get(event.match)
+        table = self._table(event, line, table.upcoming_round() if table is not None else None)
         if table is None or table.match is None:
             return
         match = table.match
-        faults = self._close_open_round(table, f"round_start of round {event.round}", line)
+        self._faults(self._close_open_round(table, f"round_start of round {event.round}", line), line, table, None)
         deal_faults, deal = match.check_deal(event.round, event.opener, event.hands, event.stock)
         table.round = match.start_round(deal)
-        self._faults(faults + deal_faults, line, table, None)
+        self._faults(deal_faults, line, table, None)
         if self.observer is not None:
             self.observer.round_started(table, event, line)
 

@@ -64,7 +64,7 @@ RULES: tuple[Rule, ...] = (
          _START + '\n…\n{"type":"match_end","match":"m1","scores":{"ann":104,"bob":37},"winner":"ann"}'),
     Rule("F007", "unreadable-input", ERROR,
          "A path or stream cannot be read as a log: missing, a folder without logs, binary data, "
-         "empty, or corrupt/truncated compression.",
+         "or corrupt/truncated compression.",
          "Nothing in such an input can be checked; the run reports it and goes on with the other inputs.",
          "drawlog validate missing.jsonl  (no such file)",
          "drawlog validate logs/  (a folder holding .jsonl, .jsonl.gz or .jsonl.zst files)"),
@@ -197,6 +197,12 @@ RULES: tuple[Rule, ...] = (
          "All Fives has other rules (spinner, scoring in play); checking it as Draw would report false faults.",
          '{"type":"match_start","match":"m1","players":["ann","bob"],"variant":"all-fives"}',
          '{"type":"match_start","match":"m1","players":["ann","bob"],"variant":"draw"}'),
+    Rule("W404", "empty-input", WARNING,
+         "An input holds no lines at all (an empty file, or nothing on standard input).",
+         "An empty log breaks no rule, but a bot or server that wrote nothing has most likely failed: "
+         "the run goes on, and `--strict` makes it fail.",
+         "mybot --games 0 | drawlog validate -   (nothing on standard input)",
+         "mybot --games 1 | drawlog validate -   (the match's events)"),
 )
 
 RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}

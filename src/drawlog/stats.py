@@ -42,11 +42,11 @@ _KEYS = [("tournament", pa.string()), ("table_name", pa.string()), ("file", pa.s
 SCHEMAS: dict[str, pa.Schema] = {
     "matches": pa.schema([
         ("match", pa.string()), *_KEYS,
-        ("players", pa.int8()), ("player_names", pa.list_(pa.string())), ("target", pa.int32()),
+        ("players", pa.int8()), ("player_names", pa.list_(pa.string())), ("target", pa.int64()),
         ("rounds", pa.int32()), ("winner", pa.string()), ("drawn", pa.bool_()), ("complete", pa.bool_()),
-        ("valid", pa.bool_()), ("errors", pa.int32()), ("replayed", pa.bool_()), ("variant", pa.string()),
+        ("decided", pa.bool_()), ("valid", pa.bool_()), ("errors", pa.int32()), ("replayed", pa.bool_()), ("variant", pa.string()),
         ("started_at", pa.timestamp("us", tz="UTC")), ("scores", pa.list_(pa.int32())),
-        ("claimed_winner", pa.string()), ("claimed_scores", pa.list_(pa.int32())),
+        ("claimed_winner", pa.string()), ("claimed_scores", pa.list_(pa.int64())),
         ("first_line", pa.int64()), ("last_line", pa.int64()),
     ]),
     "rounds": pa.schema([
@@ -61,7 +61,7 @@ SCHEMAS: dict[str, pa.Schema] = {
         ("match", pa.string()), ("round", pa.int32()), ("player", pa.string()), ("seat", pa.int8()), *_KEYS,
         ("points", pa.int32()), ("score", pa.int32()), ("pips_left", pa.int32()), ("tiles_left", pa.int8()),
         ("plays", pa.int32()), ("draws", pa.int32()), ("voluntary_draws", pa.int32()), ("passes", pa.int32()),
-        ("won", pa.bool_()), ("opener", pa.bool_()), ("claimed_points", pa.int32()),
+        ("won", pa.bool_()), ("opener", pa.bool_()), ("claimed_points", pa.int64()),
     ]),
     "moves": pa.schema([
         ("match", pa.string()), ("round", pa.int32()), ("ply", pa.int32()), ("line", pa.int64()),
@@ -225,13 +225,15 @@ class StatsRecorder(Observer):
         notes = self._matches.pop(table.id)
         match = table.match
         names = list(match.names) if match else notes.player_names
-        winner = None
-        if match is not None and match.result.winner is not None:
-            winner = match.names[match.result.winner]
+        result = match.result if match is not None else None
+        complete = claim is not None
+        # A winner (or a draw) only for a finished match: one the input cut short has neither.
+        winner = names[result.winner] if complete and result and result.winner is not None else None
         self.sinks["matches"].add((
             table.id, notes.tournament, notes.table_name, notes.file, len(names), names,
             match.target if match else None, match.rounds_started if match else 0, winner,
-            bool(match and match.result.drawn), claim is not None, table.errors == 0, table.errors,
+            bool(complete and result and result.drawn), complete, bool(result and result.decided),
+            table.errors == 0, table.errors,
             match is not None, notes.variant, notes.started_at, list(match.scores) if match else None,
             claim.winner if claim else None, [claim.scores.get(name, 0) for name in names] if claim else None,
             notes.first_line, line,

@@ -2,7 +2,7 @@
 
 :class:`Validator` streams each source in blocks of lines, decodes a clean
 block in one call (line by line when it holds a bad line), reports what the
-log format gets wrong (F001, F002, W401, F007), and hands every event to a
+log format gets wrong (F001, F002, W401, W404, F007), and hands every event to a
 :class:`~drawlog.replay.Replay`. Violations are yielded as they are found, so
 output can stream and ``--fail-fast`` can stop.
 """
@@ -135,6 +135,9 @@ class Validator:
                         yield from reporter.flush()
         except InputError as error:
             reporter.emit("F007", f"{error.reason}; stopped after line {number}", number + 1)
+        else:
+            if number == 0:
+                reporter.emit("W404", "empty: no lines to read", None)
         finally:
             summary.lines += number
             summary.events += number - (summary.blank_lines + summary.invalid_lines - skipped_before)
@@ -186,8 +189,10 @@ class Validator:
         match_id = obj.get("match") if isinstance(obj.get("match"), str) else None
         player = obj.get("player") if isinstance(obj.get("player"), str) else None
         table = self.replay.tables.get(match_id) if match_id is not None else None
-        round_number = table.round_number() if table is not None else None
         kind = obj.get("type")
+        round_number = None
+        if table is not None:  # a round_start line is about the round it starts
+            round_number = table.upcoming_round() if kind == "round_start" else table.round_number()
         known = KNOWN_FIELDS.get(kind) if isinstance(kind, str) else None
         if known is None:
             problem = "missing field `type`" if kind is None else f"unknown event type {kind!r}"
@@ -203,7 +208,7 @@ class Validator:
         if table is not None:
             table.errors += 1
         self._invalid("F002", problem, number, match_id, round_number, player)
-        self.replay.invalid_line(match_id, obj.get("seq"), number)
+        self.replay.invalid_line(match_id, obj.get("seq"), number, round_number)
         return None
 
 
