@@ -9,6 +9,7 @@ Faulty logs are made here by damaging a clean simulated match:
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import re
 import traceback
@@ -23,6 +24,8 @@ from drawlog.cli import app
 from drawlog.events import json_schema
 from drawlog.rules import RULES, RULES_BY_CODE, find_rule
 from drawlog.simulate import SimulationOptions, Simulator, encode_events
+from drawlog.violations import Summary, Violation
+from drawlog.writers import TextWriter
 
 SUMMARY_KEYS = {"files", "lines", "events", "matches", "violations", "errors", "warnings"}
 VIOLATION_KEYS = {"file", "line", "match", "round", "player", "code", "severity", "message"}
@@ -301,6 +304,61 @@ def test_text_prints_a_long_file_name_whole(tmp_path: Path) -> None:
     assert str(path) in strip_colours(result.stdout).splitlines()[0]
 
 
+def markup_lines() -> tuple[list[bytes], int]:
+    """A faulty match (M207 + M208 on the returned 1-based line) whose ids look like rich markup.
+
+    p1 is ``[bot] ann``, p2 is ``[/]`` and the match is ``[bold]m1``.
+    """
+    lines, pass_line = faulty_lines("m1")
+    renamed = [line.replace(b'"p1"', b'"[bot] ann"').replace(b'"p2"', b'"[/]"').replace(b'"m1"', b'"[bold]m1"')
+               for line in lines]
+    return renamed, pass_line
+
+
+def test_text_prints_values_from_the_log_literally(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    lines, pass_line = markup_lines()
+    write(tmp_path / "[red]a[/].jsonl", lines)
+    _, document = validate_json("[red]a[/].jsonl", "[/]missing.jsonl")
+    player = next(v["player"] for v in document["violations"] if v["code"] == "M207")
+    result = cli("validate", "[red]a[/].jsonl", "[/]missing.jsonl")
+    assert result.exit_code == 1
+    text = strip_colours(result.stdout)
+    lines_out = [line.rstrip() for line in text.splitlines()]
+    assert "[red]a[/].jsonl" in lines_out and "[/]missing.jsonl" in lines_out
+    row = next(line for line in lines_out if re.match(rf"^│\s*{pass_line}\s*│\s*M207\s*│", line))
+    cells = [cell.strip() for cell in row.strip("│").split("│")]
+    assert cells[2:5] == ["[bold]m1", "1", player]
+    assert player in ("[bot] ann", "[/]")
+    assert table_rows(text) == [(v["line"], v["code"]) for v in document["violations"] if v["line"]]
+    unreadable = next(v for v in document["violations"] if v["code"] == "F007")
+    assert re.search(rf"^│\s*│ F007 │.*│ {re.escape(unreadable['message'])}\s*│$", text, re.M)
+
+
+def test_text_prints_a_long_file_in_tables_of_bounded_rows(tmp_path: Path) -> None:
+    path = write(tmp_path / "junk.jsonl", [b"x\n"] * 2_500)
+    result = cli("validate", path)
+    assert result.exit_code == 1
+    text = strip_colours(result.stdout)
+    assert table_rows(text) == [(line, "F001") for line in range(1, 2_501)]
+    assert text.count("┏") == 3, "tables of 1,000, 1,000 and 500 rows"
+    assert [line.rstrip() for line in text.splitlines()].count(str(path)) == 1, "the file is named once"
+
+
+def test_text_writer_prints_each_full_table_as_it_comes() -> None:
+    stream = io.StringIO()
+    writer = TextWriter(stream, rows_per_table=3)
+    for line in range(1, 5):
+        writer.add(Violation(file="log.jsonl", line=line, match=None, round=None, player=None, code="F001",
+                             severity="error", message="not valid JSON"))
+        printed = table_rows(strip_colours(stream.getvalue()))
+        assert printed == [(n, "F001") for n in range(1, 4)] if line >= 3 else printed == []
+    writer.finish(Summary(files=1, lines=4, errors=4))
+    text = strip_colours(stream.getvalue())
+    assert table_rows(text) == [(n, "F001") for n in range(1, 5)]
+    assert text.splitlines().count("log.jsonl") == 1 and text.count("┏") == 2
+
+
 def test_text_summary_is_one_line_at_80_columns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     write(tmp_path / "a.jsonl", faulty_lines("ma")[0])
@@ -344,6 +402,14 @@ def test_statistics_json(faulty: tuple[Path, int]) -> None:
         assert row.get("name", RULES_BY_CODE[row["code"]].name) == RULES_BY_CODE[row["code"]].name
     counts = [row["count"] for row in stats["statistics"]]
     assert counts == sorted(counts, reverse=True)
+
+
+def test_statistics_with_github_format_is_a_usage_error(faulty: tuple[Path, int]) -> None:
+    path, _ = faulty
+    result = cli("validate", path, "--statistics", "--format", "github")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert "--statistics prints counts, not annotations: use --format text, json or jsonl" in result.stderr
 
 
 def test_statistics_follow_select(faulty: tuple[Path, int]) -> None:
@@ -536,6 +602,13 @@ def test_rule_unknown_is_a_usage_error(args: list[str]) -> None:
     result = cli(*args)
     assert result.exit_code == 2
     assert result.stdout == ""
+
+
+def test_rule_code_with_all_is_a_usage_error() -> None:
+    result = cli("rule", "M205", "--all")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert "give a rule code (M205) or --all, not both" in result.stderr
 
 
 def test_rule_json() -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import os
 import subprocess
 import sys
 import traceback
@@ -316,12 +317,62 @@ def test_blank_only_file_is_read_and_clean(tmp_path: Path) -> None:
 def test_binary_file(tmp_path: Path) -> None:
     path = tmp_path / "binary.jsonl"
     lines = match_lines("m1")
-    path.write_bytes(b"".join(lines[:3]) + b"\x00\x00\x00" + b"".join(lines[3:]))
+    path.write_bytes(b"\x00\x00\x00" + b"".join(lines))
     status, document = validate(path)
     assert status == 2
     [violation] = document["violations"]
     assert violation["code"] == "F007" and violation["file"] == str(path)
     assert "binary" in violation["message"] or "NUL" in violation["message"]
+
+
+def test_nul_padding_after_the_first_line_is_one_bad_line(tmp_path: Path) -> None:
+    lines = match_lines("m1")
+    path = tmp_path / "padded.jsonl"
+    path.write_bytes(b"".join(lines[:3]) + b"\x00" * 4096 + b"\n" + b"".join(lines[3:]))
+    status, document = validate(path)
+    assert status == 1
+    assert codes(document) == [(4, "F001")]
+    assert document["summary"]["events"] == len(lines)
+
+
+@pytest.mark.parametrize("kind", ["gz", "zst"])
+def test_compressed_data_named_jsonl_is_named_as_such(tmp_path: Path, kind: str) -> None:
+    packed = write(tmp_path / f"m.jsonl.{kind}", match_lines("m1"))
+    misnamed = tmp_path / "m.jsonl"
+    misnamed.write_bytes(packed.read_bytes())
+    status, document = validate(misnamed)
+    assert status == 2
+    [violation] = document["violations"]
+    assert violation["code"] == "F007" and f".jsonl.{kind}" in violation["message"]
+
+
+@pytest.mark.parametrize("kind", ["gz", "zst"])
+def test_compressed_standard_input_is_decompressed(tmp_path: Path, kind: str) -> None:
+    lines = match_lines("m1")
+    proc = run_subprocess(["validate", "-", "--format", "json"], write(tmp_path / f"m.jsonl.{kind}", lines).read_bytes())
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["summary"]["events"] == len(lines)
+
+
+def test_upper_case_suffixes_and_linked_folders_are_found(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    write(real / "A.JSONL", match_lines("a"))
+    write(real / "b.jsonl.gz", match_lines("b")).rename(real / "b.jsonl.GZ")
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "linked").symlink_to(real, target_is_directory=True)
+    (logs / "loop").symlink_to(logs, target_is_directory=True)  # a cycle is walked once
+    status, document = validate(logs)
+    assert status == 0
+    assert (document["summary"]["files"], document["summary"]["matches"]) == (2, 2)
+
+
+def test_a_file_name_that_is_not_utf8_is_shown_escaped(tmp_path: Path) -> None:
+    name = os.fsdecode(b"bad\xff.jsonl")
+    write(tmp_path / name, match_lines("m1")[:-1])  # no match_end: F006 names the file
+    status, document = validate(tmp_path / name)
+    assert status == 1
+    assert document["violations"][0]["file"] == str(tmp_path / "bad\\xff.jsonl")
 
 
 def test_invalid_utf8_inside_a_line(tmp_path: Path) -> None:
@@ -439,6 +490,21 @@ def test_huge_line_is_f001_and_the_run_goes_on(tmp_path: Path, where: str) -> No
     assert summary["invalid_lines"] == 1
     assert summary["events"] == len(lines) - 1
     assert summary["complete_matches"] == summary["matches"] == 1
+
+
+@pytest.mark.parametrize("extra", [0, 1, 30_000])
+def test_the_line_limit_holds_for_valid_events_too(tmp_path: Path, extra: int) -> None:
+    from drawlog.reader import MAX_LINE_BYTES
+
+    head, tail = b'{"type":"match_start","match":"m1","players":["a","b"],"meta":{"pad":"', b'"}}'
+    line = head + b"x" * (MAX_LINE_BYTES - len(head) - len(tail) + extra) + tail
+    assert len(line) == MAX_LINE_BYTES + extra
+    status, document = validate(write(tmp_path / "long.jsonl", [b"\n" * 3, line + b"\n", b"\n"]))
+    if extra == 0:
+        assert codes(document) == [(4, "F006")], "a line of exactly the limit is read"
+    else:
+        assert codes(document) == [(4, "F001")]
+        assert f"line is {len(line):,} bytes long" in document["violations"][0]["message"]
 
 
 def validate_with_third_line(tmp_path: Path, line: bytes) -> tuple[int, dict]:

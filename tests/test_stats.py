@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections import Counter
 from pathlib import Path
@@ -335,8 +336,18 @@ def test_stats_names_unreadable_inputs_and_exits_2_when_nothing_was_read(tmp_pat
                                  "--out", str(tmp_path / "a")])
     assert result.exit_code == 0
     assert f"F007 {missing}: no such file or folder" in result.output
-    result = runner.invoke(app, ["stats", str(missing), "--out", str(tmp_path / "b")])
+    result = runner.invoke(app, ["stats", str(missing), "--out", str(tmp_path / "a")])
     assert result.exit_code == 2
+    assert f"F007 {missing}: no such file or folder" in result.output
+    assert "nothing could be read" in result.output and "left as it was" in result.output
+    assert open_tables(tmp_path / "a")["matches"].collect().height == 3, "the tables of the first run stay"
+
+
+def test_a_folder_named_like_a_pattern_is_read_back(tmp_path: Path):
+    for partition_by in (None, "tournament"):
+        out = tmp_path / f"st[1]*?-{partition_by}"
+        write_tables([str(SAMPLES)], out, partition_by)
+        assert open_tables(out)["matches"].collect().height == 49
 
 
 def test_the_writer_thread_writes_the_same_tables_as_the_replay_thread(corpus, tmp_path: Path):
@@ -406,7 +417,7 @@ def test_small_row_groups_write_the_same_tables(corpus, tmp_path: Path):
 def test_a_wide_table_is_split_to_fit_repeating_its_key_columns():
     from rich.console import Console
 
-    from drawlog.writers import frame_tables
+    from drawlog.frames import frame_tables
 
     frame = pl.DataFrame({"player": ["ann", "bob"], "tournament": ["spring", None],
                           **{f"measure_{index}": [float(index), 10.5 * index] for index in range(12)}})
@@ -518,3 +529,52 @@ def test_claims_too_large_for_32_bits_are_kept_and_too_large_for_64_are_schema_f
     log.write_text("".join(json.dumps(event) + "\n" for event in events), encoding="utf-8")
     found, _ = validate_paths([str(log)])
     assert (len(events) - 1, "F002") in [(v.line, v.code) for v in found]
+
+
+def test_nothing_read_leaves_the_old_tables_in_place(tmp_path: Path):
+    from drawlog.errors import NothingRead
+
+    out = tmp_path / "stats"
+    write_tables([str(SAMPLES / "tournament-2p.jsonl")], out)
+    before = _all_tables(out)
+    missing = tmp_path / "typo.jsonl"
+    with pytest.raises(NothingRead) as raised:
+        write_tables([str(missing)], out)
+    assert raised.value.unreadable == [(str(missing), None, "no such file or folder")]
+    after = _all_tables(out)
+    assert all(before[name].equals(after[name]) for name in before)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["stats"], "no staging folder left"
+
+
+def test_a_damaged_statistics_folder_is_named_not_a_traceback(tmp_path: Path):
+    out = tmp_path / "stats"
+    write_tables([str(SAMPLES / "tournament-2p.jsonl")], out)
+    (out / "matches.parquet").write_bytes(b"not parquet")
+    with pytest.raises(OutputError, match="matches.parquet"):
+        open_tables(out)
+    (out / "matches.parquet").unlink()
+    with pytest.raises(OutputError, match="lacks the matches table"):
+        open_tables(out)
+    result = runner.invoke(app, ["players", str(out)])
+    assert result.exit_code == 2 and "lacks the matches table" in result.output
+
+
+def test_jobs_are_no_more_than_the_inputs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    import drawlog.dataset as dataset
+
+    asked: list[int] = []
+    real = dataset._write_in_parallel
+    monkeypatch.setattr(dataset, "_write_in_parallel", lambda inputs, folder, jobs: asked.append(jobs) or real(
+        inputs, folder, jobs))
+    paths = [str(SAMPLES / "tournament-2p.jsonl"), str(SAMPLES / "tournament-3p.jsonl")]
+    write_tables(paths, tmp_path / "stats", jobs=1000)
+    assert asked == ([2] if (os.cpu_count() or 1) >= 2 else [])
+
+
+def test_a_match_of_many_players_is_written(tmp_path: Path):
+    log = tmp_path / "crowd.jsonl"
+    log.write_text(json.dumps({"type": "match_start", "match": "m", "players": [f"p{i}" for i in range(200)]}) + "\n",
+                   encoding="utf-8")
+    write_tables([str(log)], tmp_path / "stats")
+    matches = _all_tables(tmp_path / "stats")["matches"]
+    assert matches.select("players", "valid").rows() == [(200, False)]

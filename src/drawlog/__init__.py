@@ -4,7 +4,7 @@ The rules engine (:class:`Match`, :class:`Round`) is a pure library; the
 :class:`Validator` replays logs through it; the CLI (``drawlog``) sits on top.
 """
 
-from .errors import DrawlogError, Fault, IllegalAction, InputError
+from .errors import DrawlogError, Fault, IllegalAction, InputError, NothingRead, OutputError, WriteFailed
 from .events import FORMAT_VERSION, AnyEvent, json_schema
 from .match import Match, check_players, hand_size
 from .rounds import BLOCKED, DOMINO, Placement, Round
@@ -21,7 +21,8 @@ COMPILED = hasattr(Round, "__mypyc_attrs__")
 __all__ = [
     "BLOCKED", "DOMINO", "FORMAT_VERSION", "RULES", "RULES_BY_CODE",
     "AnyEvent", "DrawlogError", "Fault", "IllegalAction", "InputError", "Match", "MatchResult",
-    "Placement", "Round", "RoundScore", "Rule", "Summary", "Validator", "Violation",
+    "NothingRead", "OutputError", "Placement", "Round", "RoundScore", "Rule", "Summary", "Validator", "Violation",
+    "WriteFailed",
     "check_players", "default_target", "find_rule", "hand_size", "json_schema", "match_result",
     "score_round", "validate_lines", "validate_paths",
 ]

@@ -2,36 +2,88 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import msgspec
 import typer
 from rich.console import Console
+from rich.text import Text
+from typer.core import TyperGroup
 
 from . import COMPILED, __version__
 from .bots import BOTS
+from .errors import WriteFailed
 from .events import json_schema
+from .frames import frame_table, write_frame
 from .recording import open_output, record
 from .rules import RULES, Rule, find_rule, select_codes
 from .simulate import SimulationOptions, Simulator
 from .validator import Validator
 from .violations import Summary
-from .writers import frame_table, make_writer, results_table, summary_line, write_frame
+from .writers import STANDARD_OUTPUT, GuardedStream, make_writer, quantity, results_table, summary_line
+
+EXIT_CLEAN, EXIT_ERRORS, EXIT_UNUSABLE = 0, 1, 2
+#: A reader that went away (``drawlog … | head``): 128 + SIGPIPE, what a shell reports for ``cat`` there.
+EXIT_BROKEN_PIPE = 141
+
+
+class DrawlogGroup(TyperGroup):
+    """The ``drawlog`` command group, which also stands guard over standard output.
+
+    Every command writes through a :class:`GuardedStream`, flushed before the
+    command ends, so a failure to write output is one line naming the target
+    and exit 2, and a closed pipe ends the run quietly with exit 141.
+    """
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the command line with standard output guarded."""
+        stdout = sys.stdout
+        sys.stdout = GuardedStream(stdout)  # type: ignore[assignment]
+        try:
+            try:
+                return super().main(*args, **kwargs)
+            finally:
+                sys.stdout.flush()
+        except WriteFailed as failure:
+            _exit_on_write_failure(failure)
+        finally:
+            sys.stdout = stdout
+
+
+def _exit_on_write_failure(failure: WriteFailed) -> None:
+    """Exit quietly (141) when the reader went away, else print the failure in one line and exit 2."""
+    if failure.target == STANDARD_OUTPUT:
+        _discard_standard_output()
+    if failure.broken_pipe:
+        sys.exit(EXIT_BROKEN_PIPE)
+    typer.echo(f"Error: {failure}", err=True)
+    sys.exit(EXIT_UNUSABLE)
+
+
+def _discard_standard_output() -> None:
+    """Point standard output at the null device, so that the flush at exit cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass  # not a real file (a test runner's stream): nothing is flushed at exit
+
 
 app = typer.Typer(
     name="drawlog",
+    cls=DrawlogGroup,
     help="Validate, score and analyse move logs of the domino game Draw.",
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
 )
-
-EXIT_CLEAN, EXIT_ERRORS, EXIT_UNUSABLE = 0, 1, 2
 
 
 class OutputFormat(str, Enum):
@@ -75,7 +127,8 @@ def validate(
     = None,
     ignore: Annotated[Optional[list[str]], typer.Option(help="Do not report these codes or prefixes.")] = None,
     statistics: Annotated[bool, typer.Option("--statistics", help="Print counts per code instead of each "
-                                                                  "violation.")] = False,
+                                                                  "violation: a table, or JSON with --format "
+                                                                  "json or jsonl.")] = False,
     fail_fast: Annotated[bool, typer.Option("--fail-fast", help="Stop at the first error.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the run too (exit 1).")] = False,
     exit_zero: Annotated[bool, typer.Option("--exit-zero", help="Exit 0 even when errors are found "
@@ -90,6 +143,9 @@ def validate(
         codes = select_codes(select, ignore)
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="--select/--ignore") from None
+    if statistics and output_format is OutputFormat.github:
+        raise typer.BadParameter("--statistics prints counts, not annotations: use --format text, json or jsonl",
+                                 param_hint="--statistics/--format")
     writer = make_writer(output_format.value, sys.stdout, statistics=statistics)
     validator = Validator(codes)
     try:
@@ -124,6 +180,8 @@ def rule(
     output_format: Annotated[RuleFormat, typer.Option("--format", help="Output format.")] = RuleFormat.text,
 ) -> None:
     """Explain a rule: its name, severity, what it checks, why, and a bad and a good example."""
+    if show_all and code is not None:
+        raise typer.BadParameter(f"give a rule code ({code}) or --all, not both", param_hint="CODE/--all")
     if show_all:
         chosen = list(RULES)
     elif code is None:
@@ -202,19 +260,24 @@ def simulate(
             task = progress.add_task("simulate", total=matches)
             tally = record(Simulator(seed, options), matches, stream, tables=tables, timestamps=timestamps,
                            seed=seed, on_match=lambda: progress.advance(task))
-    except BrokenPipeError:
-        raise  # the reader went away (| head): click exits quietly
     except OSError as error:
-        raise typer.BadParameter(f"cannot write {output}: {error.strerror or error}", param_hint="--output") \
-            from None
+        raise WriteFailed(output, error) from None
     if faults_file is not None:
-        with open(faults_file, "wb") as listing:
-            for fault in tally.faults:
-                listing.write(msgspec.json.encode(fault) + b"\n")
+        _write_faults(faults_file, tally.faults)
     if not quiet:
         report.print(results_table(tally))
         if faults_file is not None:
-            report.print(f"{len(tally.faults):,} faults injected, listed in {faults_file}")
+            report.print(Text(f"{quantity(len(tally.faults), 'fault')} injected, listed in {faults_file}"),
+                         soft_wrap=True)
+
+
+def _write_faults(path: str, faults: list[Any]) -> None:
+    """List the injected faults in ``path``, one JSON object a line."""
+    try:
+        with open(path, "wb") as listing:
+            listing.writelines(msgspec.json.encode(fault) + b"\n" for fault in faults)
+    except OSError as error:
+        raise WriteFailed(path, error) from None
 
 
 class FrameFormat(str, Enum):
@@ -228,10 +291,11 @@ class FrameFormat(str, Enum):
 
 def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_label: str,
                  quiet: bool, jobs: int) -> Summary:
-    """Validate and write the tables; a usage error (exit 2) when the folder or the key is refused."""
+    """Validate and write the tables; exit 2 when the folder or the key is refused, or nothing could be read."""
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    from .dataset import OutputError, open_tables, write_tables
+    from .dataset import open_tables, write_tables
+    from .errors import NothingRead, OutputError
 
     validator = Validator()
     console = Console(stderr=True)
@@ -254,6 +318,10 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
         validator.on_block = advance
         try:
             summary = write_tables(paths, Path(out), partition_by, validator=validator, jobs=jobs)
+        except NothingRead as error:
+            _print_unreadable(console, error.unreadable)
+            console.print(Text(f"Error: {error}"), soft_wrap=True)
+            raise typer.Exit(EXIT_UNUSABLE) from None
         except OutputError as error:
             raise typer.BadParameter(str(error), param_hint="--out/--partition-by") from None
         except OSError as error:
@@ -263,11 +331,19 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
     if summary.unreadable:
         import polars as pl
 
-        unreadable = open_tables(Path(out))["violations"].filter(pl.col("code") == "F007").collect()
-        for file, line, message in unreadable.select("file", "line", "message").iter_rows():
-            where = f"{file}:{line}" if line else file
-            console.print(f"[red]F007[/red] {where}: {message}", soft_wrap=True, highlight=False)
+        try:
+            unreadable = open_tables(Path(out))["violations"].filter(pl.col("code") == "F007").collect()
+        except OutputError as error:
+            raise typer.BadParameter(str(error), param_hint="--out") from None
+        _print_unreadable(console, unreadable.select("file", "line", "message").rows())
     return summary
+
+
+def _print_unreadable(console: Console, unreadable: list[tuple[str, int | None, str]]) -> None:
+    """One line per unreadable input (F007): file (and line), and why."""
+    for file, line, message in unreadable:
+        where = f"{file}:{line}" if line else file
+        console.print(Text.assemble(("F007", "red"), f" {where}: {message}"), soft_wrap=True)
 
 
 @app.command()
@@ -281,9 +357,7 @@ def stats(
 ) -> None:
     """Replay the logs and write matches, rounds, players, moves and violations as Parquet tables."""
     summary = _write_stats(paths, out, partition_by, "stats", quiet, jobs)
-    Console(stderr=True, highlight=False).print(f"wrote {out}: {summary_line(summary)}", soft_wrap=True)
-    if summary.files == 0:
-        raise typer.Exit(EXIT_UNUSABLE)
+    Console(stderr=True).print(Text(f"wrote {out}: {summary_line(summary)}"), soft_wrap=True)
 
 
 @app.command()
@@ -299,25 +373,28 @@ def audit(
 
     Exit status: 0 when the tables were written (the findings are in them), 2 when nothing could be read.
     """
+    from .dataset import OutputError
     from .reports import audit_summary
 
     summary = _write_stats(paths, out, partition_by, "auditing", quiet, jobs)
-    console = Console(highlight=False)
+    console = Console(highlight=False, emoji=False)
     share = summary.valid_matches / summary.matches if summary.matches else 0.0
-    console.print(f"[bold]{summary.matches:,} matches read, {summary.valid_matches:,} valid ({share:.1%}), "
-                  f"{summary.complete_matches:,} complete[/bold]", soft_wrap=True)
-    console.print(summary_line(summary), soft_wrap=True)
-    found = audit_summary(Path(out), top=top)
+    console.print(Text(f"{quantity(summary.matches, 'match', 'matches')} read, {summary.valid_matches:,} valid "
+                       f"({share:.1%}), {summary.complete_matches:,} complete", style="bold"), soft_wrap=True)
+    console.print(Text(summary_line(summary)), soft_wrap=True)
+    try:
+        found = audit_summary(Path(out), top=top)
+    except OutputError as error:
+        raise typer.BadParameter(str(error), param_hint="--out") from None
     for key, title in (("by_code", "violations by code"), ("players", "players with most errors"),
                        ("files", "files with most errors")):
         if found[key].height:
             console.print(frame_table(found[key], title=title))
-    console.print(f"tables in {out}: query them with `drawlog query {out} \"SQL\"`", soft_wrap=True)
-    if summary.files == 0:
-        raise typer.Exit(EXIT_UNUSABLE)
+    console.print(Text(f"tables in {out}: query them with `drawlog query {out} \"SQL\"`"), soft_wrap=True)
 
 
 def _frame_command(compute, fmt: FrameFormat, output: Optional[str]) -> None:  # noqa: ANN001
+    """Compute a table and write it in ``fmt`` to ``output``; a folder that ``compute`` refuses is a usage error."""
     from .dataset import OutputError
 
     if fmt is FrameFormat.parquet and output in (None, "-") and sys.stdout.isatty():
@@ -326,13 +403,7 @@ def _frame_command(compute, fmt: FrameFormat, output: Optional[str]) -> None:  #
         frame = compute()
     except OutputError as error:
         raise typer.BadParameter(str(error), param_hint="DIR") from None
-    try:
-        write_frame(frame, fmt.value, output, Console(highlight=False))
-    except BrokenPipeError:
-        raise  # the reader went away (| head): click exits quietly
-    except OSError as error:
-        raise typer.BadParameter(f"cannot write {output}: {error.strerror or error}", param_hint="--output") \
-            from None
+    write_frame(frame, fmt.value, output, Console(highlight=False, emoji=False))
 
 
 @app.command()
@@ -341,7 +412,8 @@ def query(
     sql: Annotated[str, typer.Argument(metavar="SQL", help="SQL over the tables matches, rounds, players, moves, "
                                                        "violations.")],
     output_format: Annotated[FrameFormat, typer.Option("--format", "-f")] = FrameFormat.table,
-    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file.")] = None,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file (a table as "
+                                                                        "plain text).")] = None,
 ) -> None:
     """Run SQL (polars SQL) over the statistics tables."""
     import polars as pl
@@ -364,7 +436,8 @@ def players(
                                                    "table_name, file).")] = None,
     sort: Annotated[str, typer.Option(help="Sort by this column.")] = "rating",
     output_format: Annotated[FrameFormat, typer.Option("--format", "-f")] = FrameFormat.table,
-    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file.")] = None,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file (a table as "
+                                                                        "plain text).")] = None,
 ) -> None:
     """A leaderboard per player: results, rating, how they win, how they draw, how often they break rules."""
     from .dataset import PARTITION_KEYS
@@ -381,7 +454,8 @@ def players(
 def ratings(
     folder: Annotated[str, typer.Argument(metavar="DIR", help="A folder written by `drawlog stats` or `drawlog audit`.")],
     output_format: Annotated[FrameFormat, typer.Option("--format", "-f")] = FrameFormat.table,
-    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file.")] = None,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file (a table as "
+                                                                        "plain text).")] = None,
 ) -> None:
     """Plackett–Luce skill ratings (openskill) from complete matches in time order, with their uncertainty."""
     from .reports import ratings as compute_ratings

@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from .errors import DrawlogError, InputError
+from .errors import InputError, NothingRead, OutputError
 from .reader import STDIN, expand_paths
 from .sinks import MOVE_PARQUET, ROWS_PER_GROUP, MoveSink, TableSink, WriterThread, open_writer
 from .stats import MATCH_KEYS, SCHEMAS, TABLES, WRITE_SCHEMAS, StatsRecorder
@@ -26,10 +26,6 @@ from .violations import Summary
 
 MANIFEST = "_drawlog.json"
 PARTITION_KEYS = (*MATCH_KEYS, "file")
-
-
-class OutputError(DrawlogError):
-    """The statistics folder cannot be written (or read) as asked."""
 
 
 def check_out_dir(out: Path) -> None:
@@ -68,11 +64,14 @@ def write_tables(
     try:
         inputs = [item.path if isinstance(item, InputError) else item.name for item in expand_paths(paths)]
         done = None
-        if jobs > 1 and len(inputs) > 1 and STDIN not in inputs:
+        jobs = min(jobs, len(inputs), os.cpu_count() or 1)  # more processes than inputs or cores gain nothing
+        if jobs > 1 and STDIN not in inputs:
             done = _write_in_parallel(inputs, flat, jobs)
         if done is None:
             done = _write_in_one_process(inputs, flat, validator or Validator(), rows_per_group=rows_per_group)
         summary, rows = done
+        if summary.files == 0 and summary.unreadable:
+            raise NothingRead(str(out), _unreadable(flat))
         if partition_by:
             _partition(flat, staging, partition_by)
             shutil.rmtree(flat)
@@ -99,14 +98,24 @@ def _write_in_one_process(inputs: list[str], folder: Path, validator: Validator,
             recorder.violation(violation)
     finally:
         try:
-            for sink in sinks.values():
-                sink.flush()
-            if background is not None:
-                background.close()  # every row group written
+            try:
+                for sink in sinks.values():
+                    sink.flush()
+            finally:
+                if background is not None:
+                    background.close()  # every row group written before the files are closed
         finally:
             for sink in sinks.values():
                 sink.close()
     return validator.summary, {name: sink.rows for name, sink in sinks.items()}
+
+
+def _unreadable(folder: Path) -> list[tuple[str, int | None, str]]:
+    """``(file, line, reason)`` of each unreadable input (F007) in a folder's violations table."""
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(folder / "violations.parquet", columns=["file", "line", "code", "message"])
+    return [(row["file"], row["line"], row["message"]) for row in table.to_pylist() if row["code"] == "F007"]
 
 
 def _read_arrow(path: Path):  # noqa: ANN202 - pyarrow.Table
@@ -217,16 +226,29 @@ def table_sources(folder: Path) -> Iterator[tuple[str, Path, bool]]:
 
 
 def open_tables(folder: Path):  # noqa: ANN201 - dict[str, polars.LazyFrame]
-    """The tables of a statistics folder as polars LazyFrames, by name."""
-    import polars as pl
+    """The tables of a statistics folder as polars LazyFrames, by name.
 
+    A folder drawlog did not write, a table missing, or a table file that is
+    not Parquet raises :class:`OutputError` naming it.
+    """
+    import polars as pl
+    import pyarrow.parquet as pq
+
+    again = f"write it again with `drawlog stats LOGS --out {folder}`"
     if not (folder / MANIFEST).is_file():
         raise OutputError(f"{folder} is not a drawlog statistics folder (no {MANIFEST}); "
                           f"write one with `drawlog stats LOGS --out {folder}`")
     frames = {}
     for name, path, partitioned in table_sources(folder):
-        if partitioned:
-            frames[name] = pl.scan_parquet(path / "**" / "*.parquet", hive_partitioning=True)
-        else:
-            frames[name] = pl.scan_parquet(path)
+        files = sorted(path.rglob("*.parquet")) if partitioned else [path]
+        for file in files:
+            try:
+                pq.read_metadata(file)  # the footer only: a damaged or foreign file is named here
+            except Exception as error:  # noqa: BLE001 - whatever pyarrow makes of it
+                raise OutputError(f"cannot read {file}: {error}; {again}") from None
+        # glob=False: a folder named with [, * or ? is a name, not a pattern
+        frames[name] = pl.scan_parquet(path, hive_partitioning=partitioned, glob=False)
+    missing = [name for name in TABLES if name not in frames]
+    if missing:
+        raise OutputError(f"{folder} lacks the {', '.join(missing)} table{'s' if len(missing) > 1 else ''}; {again}")
     return frames

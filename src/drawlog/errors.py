@@ -4,7 +4,10 @@
 
     DrawlogError
     ├── IllegalAction      a move or claim the rules forbid (carries the Fault)
-    └── InputError         a file or stream that cannot be read at all
+    ├── InputError         a file or stream that cannot be read at all
+    ├── NothingRead        no input of a statistics run could be read (the old tables are kept)
+    ├── OutputError        a statistics folder that cannot be written, or read back, as asked
+    └── WriteFailed        output (a file, or standard output) that cannot be written
 """
 
 from __future__ import annotations
@@ -51,3 +54,29 @@ class InputError(DrawlogError):
         self.line = line
         where = f"{path}:{line}" if line else path
         super().__init__(f"{where}: {reason}")
+
+
+class NothingRead(DrawlogError):
+    """No input of a statistics run could be read; ``unreadable`` lists each as ``(file, line, reason)``."""
+
+    def __init__(self, out: str, unreadable: list[tuple[str, int | None, str]]) -> None:
+        self.unreadable = unreadable
+        super().__init__(f"nothing could be read, so {out} is left as it was")
+
+
+class OutputError(DrawlogError):
+    """A statistics folder that cannot be written (or read back) as asked."""
+
+
+class WriteFailed(DrawlogError):
+    """Output could not be written to ``target`` (a file name, or ``standard output``)."""
+
+    def __init__(self, target: str, error: OSError) -> None:
+        super().__init__(f"cannot write {target}: {error.strerror or error}")
+        self.target = target
+        self.error = error
+
+    @property
+    def broken_pipe(self) -> bool:
+        """Whether the reader went away (``drawlog … | head``)."""
+        return isinstance(self.error, BrokenPipeError)

@@ -11,6 +11,7 @@ compression) raise :class:`InputError`.
 from __future__ import annotations
 
 import gzip
+import os
 import sys
 import zlib
 from collections.abc import Iterator
@@ -26,6 +27,8 @@ CHUNK_BYTES = 1 << 16
 #: Longest line kept; a longer one is skipped and reported.
 MAX_LINE_BYTES = 1 << 20
 _BOM = b"\xef\xbb\xbf"
+_GZIP_MAGIC = b"\x1f\x8b"
+_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 
 
 @dataclass(frozen=True)
@@ -44,8 +47,13 @@ class LongLine:
 
 
 def is_log_name(name: str) -> bool:
-    """Whether a file name has a log suffix (``.jsonl``, ``.jsonl.gz``, ``.jsonl.zst``)."""
-    return name.endswith(LOG_SUFFIXES)
+    """Whether a file name has a log suffix (``.jsonl``, ``.jsonl.gz``, ``.jsonl.zst``, in any case)."""
+    return name.lower().endswith(LOG_SUFFIXES)
+
+
+def printable(path: str) -> str:
+    """A path as reports show and store it: bytes that are not UTF-8 become ``\\xNN`` escapes."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def expand_paths(paths: list[str]) -> Iterator[Source | InputError]:
@@ -60,7 +68,7 @@ def expand_paths(paths: list[str]) -> Iterator[Source | InputError]:
             continue
         path = Path(raw)
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.is_file() and is_log_name(p.name))
+            found = _logs_in(path)
             if not found:
                 yield InputError(raw, "folder holds no .jsonl, .jsonl.gz or .jsonl.zst files")
             for file in found:
@@ -71,6 +79,20 @@ def expand_paths(paths: list[str]) -> Iterator[Source | InputError]:
             yield InputError(raw, "not a regular file or folder")
         else:
             yield InputError(raw, "no such file or folder")
+
+
+def _logs_in(folder: Path) -> list[Path]:
+    """The log files under ``folder``, sorted; linked folders are followed (each real folder once)."""
+    found = []
+    visited = set()
+    for top, folders, files in os.walk(folder, followlinks=True):
+        real = os.path.realpath(top)
+        if real in visited:
+            folders.clear()
+            continue
+        visited.add(real)
+        found += [Path(top, name) for name in files if is_log_name(name)]
+    return sorted(found)
 
 
 def read_blocks(source: Source) -> Iterator[bytes | LongLine]:
@@ -92,7 +114,12 @@ def read_blocks(source: Source) -> Iterator[bytes | LongLine]:
         first = first[len(_BOM):]
     if not first:
         return iter(())
-    if b"\x00" in first:
+    if first.startswith((_GZIP_MAGIC, _ZSTD_MAGIC)):
+        kind, suffix = ("gzip", ".jsonl.gz") if first.startswith(_GZIP_MAGIC) else ("zstd", ".jsonl.zst")
+        raise InputError(source.name, f"{kind}-compressed data: name the file {suffix} to read it")
+    newline = first.find(b"\n")
+    if b"\x00" in (first[:newline] if newline >= 0 else first):
+        # A NUL on the first line: binary data. NULs later (padding after a crash) are bad lines (F001).
         raise InputError(source.name, "binary data (NUL bytes), not a JSON Lines log")
     return _blocks(source.name, first, chunks)
 
@@ -107,14 +134,16 @@ def _blocks(name: str, first: bytes, chunks: Iterator[bytes]) -> Iterator[bytes 
                 if end == -1:
                     skipping += len(data)
                     continue
-                yield LongLine(skipping + end + 1)
+                yield LongLine(skipping + end)
                 skipping = 0
                 data = data[end + 1:]
                 pending = b""
             else:
                 data = pending + data if pending else data
             cut = data.rfind(b"\n") + 1
-            if cut:
+            if cut > MAX_LINE_BYTES:  # the block may hold a line over the limit
+                yield from _without_long_lines(data[:cut])
+            elif cut:
                 yield data[:cut]
             pending = data[cut:]
             if len(pending) > MAX_LINE_BYTES:
@@ -129,6 +158,21 @@ def _blocks(name: str, first: bytes, chunks: Iterator[bytes]) -> Iterator[bytes 
         yield pending
 
 
+def _without_long_lines(block: bytes) -> Iterator[bytes | LongLine]:
+    """A block of whole lines, each line over the limit given as a :class:`LongLine` instead."""
+    start = kept = 0
+    while start < len(block):
+        end = block.index(b"\n", start)
+        if end - start > MAX_LINE_BYTES:
+            if kept < start:
+                yield block[kept:start]
+            yield LongLine(end - start)
+            kept = end + 1
+        start = end + 1
+    if kept < len(block):
+        yield block[kept:]
+
+
 def _continue(first: bytes, chunks: Iterator[bytes]) -> Iterator[bytes]:
     yield b""  # the first chunk is already pending
     yield from chunks
@@ -136,14 +180,14 @@ def _continue(first: bytes, chunks: Iterator[bytes]) -> Iterator[bytes]:
 
 def _chunks(source: Source) -> Iterator[bytes]:
     if source.path is None:
-        yield from _read_all(sys.stdin.buffer)
+        yield from _standard_input(source.name)
         return
     try:
         raw = open(source.path, "rb")  # noqa: SIM115 - closed below
     except OSError as error:
         raise InputError(source.name, f"cannot open: {error.strerror or error}") from None
     with raw:
-        name = source.path.name
+        name = source.path.name.lower()
         if name.endswith(".gz"):
             with gzip.GzipFile(fileobj=raw, mode="rb") as unpacked:
                 yield from _read_all(unpacked)  # type: ignore[arg-type]
@@ -151,6 +195,21 @@ def _chunks(source: Source) -> Iterator[bytes]:
             yield from _unzstd(raw, source.name)
         else:
             yield from _read_all(raw)
+
+
+def _standard_input(name: str) -> Iterator[bytes]:
+    """Standard input, decompressed when it starts like gzip or zstd data."""
+    if sys.stdin is None:
+        raise InputError(name, "standard input is closed")
+    stream = sys.stdin.buffer
+    start = stream.peek(4)[:4] if hasattr(stream, "peek") else b""
+    if start.startswith(_GZIP_MAGIC):
+        with gzip.GzipFile(fileobj=stream, mode="rb") as unpacked:
+            yield from _read_all(unpacked)  # type: ignore[arg-type]
+    elif start.startswith(_ZSTD_MAGIC):
+        yield from _unzstd(stream, name)
+    else:
+        yield from _read_all(stream)
 
 
 def _read_all(stream: BinaryIO) -> Iterator[bytes]:

@@ -42,7 +42,7 @@ _KEYS = [("tournament", pa.string()), ("table_name", pa.string()), ("file", pa.s
 SCHEMAS: dict[str, pa.Schema] = {
     "matches": pa.schema([
         ("match", pa.string()), *_KEYS,
-        ("players", pa.int8()), ("player_names", pa.list_(pa.string())), ("target", pa.int64()),
+        ("players", pa.int32()), ("player_names", pa.list_(pa.string())), ("target", pa.int64()),
         ("rounds", pa.int32()), ("winner", pa.string()), ("drawn", pa.bool_()), ("complete", pa.bool_()),
         ("decided", pa.bool_()), ("valid", pa.bool_()), ("errors", pa.int32()), ("replayed", pa.bool_()), ("variant", pa.string()),
         ("started_at", pa.timestamp("us", tz="UTC")), ("scores", pa.list_(pa.int32())),

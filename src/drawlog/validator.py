@@ -16,7 +16,7 @@ import msgspec
 
 from .errors import InputError
 from .events import KNOWN_FIELDS, AnyEvent
-from .reader import MAX_LINE_BYTES, LongLine, Source, expand_paths, read_blocks
+from .reader import MAX_LINE_BYTES, LongLine, Source, expand_paths, printable, read_blocks
 from .replay import Replay, Table
 from .rules import SEVERITY
 from .violations import Reporter, Summary, Violation
@@ -83,12 +83,12 @@ class Validator:
         yield from reporter.flush()
 
     def _start(self, file: str) -> None:
-        self.reporter.file = file
+        self.reporter.file = printable(file)
         self.summary.files += 1
 
     def _unreadable(self, error: InputError) -> Iterator[Violation]:
         self.summary.unreadable += 1
-        self.reporter.file = error.path
+        self.reporter.file = printable(error.path)
         self.reporter.emit("F007", error.reason, error.line)
         yield from self.reporter.flush()
 

@@ -1,26 +1,70 @@
 """Output writers for ``drawlog validate``: text (rich), json, jsonl, github, statistics.
 
 Each writer gets violations one at a time (``add``) and the summary at the end
-(``finish``); a writer that can stream prints as it goes.
+(``finish``); a writer that can stream prints as it goes. Text that comes from
+a log or a path is printed literally (rich ``Text``), never as markup.
+:class:`GuardedStream` turns a failure to write standard output into
+:class:`~drawlog.errors.WriteFailed`.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import IO
+from typing import IO, Any
 
 import msgspec
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from .errors import WriteFailed
 from .recording import Tally
 from .rules import RULES_BY_CODE
 from .violations import Summary, Violation
 
 FORMATS = ("text", "json", "jsonl", "github")
 
+#: The most violations one table of the text output holds: a longer file's rows go on in further tables.
+ROWS_PER_TABLE = 1_000
+
+#: How :class:`WriteFailed` names standard output.
+STANDARD_OUTPUT = "standard output"
+
 _encoder = msgspec.json.Encoder()
+
+
+class GuardedStream:
+    """A stream whose failed writes and flushes raise :class:`WriteFailed` naming ``target``.
+
+    Everything else is the wrapped stream's; ``buffer`` (the binary stream under
+    a text stream) is guarded too.
+    """
+
+    def __init__(self, wrapped: Any, target: str = STANDARD_OUTPUT) -> None:
+        self.wrapped = wrapped
+        self.target = target
+
+    def write(self, data: Any) -> int:
+        """Write ``data`` to the wrapped stream."""
+        try:
+            return self.wrapped.write(data)
+        except OSError as error:
+            raise WriteFailed(self.target, error) from error
+
+    def flush(self) -> None:
+        """Flush the wrapped stream."""
+        try:
+            self.wrapped.flush()
+        except OSError as error:
+            raise WriteFailed(self.target, error) from error
+
+    @property
+    def buffer(self) -> GuardedStream:
+        """The wrapped text stream's binary stream, guarded."""
+        return GuardedStream(self.wrapped.buffer, self.target)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.wrapped, name)
 
 
 class Writer:
@@ -84,23 +128,24 @@ class GithubWriter(Writer):
         self.stream.write(f"::{level} {','.join(props)}::{_escape_data(where + violation.message)}\n")
 
 
-def _count(number: int, noun: str, plural: str | None = None) -> str:
+def quantity(number: int, noun: str, plural: str | None = None) -> str:
+    """``1 match``, ``2 matches``: the number with the noun in the right number (``noun + "s"`` unless given)."""
     return f"{number:,} {noun if number == 1 else plural or noun + 's'}"
 
 
 def summary_line(summary: Summary) -> str:
     """One line of counts: files, lines, events, matches, errors, warnings."""
     parts = [
-        _count(summary.files, "file"),
-        _count(summary.lines, "line"),
-        _count(summary.events, "event"),
-        f"{_count(summary.matches, 'match', 'matches')} ({summary.valid_matches:,} valid)",
-        _count(summary.errors, "error"),
-        _count(summary.warnings, "warning"),
+        quantity(summary.files, "file"),
+        quantity(summary.lines, "line"),
+        quantity(summary.events, "event"),
+        f"{quantity(summary.matches, 'match', 'matches')} ({summary.valid_matches:,} valid)",
+        quantity(summary.errors, "error"),
+        quantity(summary.warnings, "warning"),
     ]
     skipped = summary.blank_lines + summary.invalid_lines
     if skipped:
-        parts.insert(3, f"{_count(skipped, 'line')} skipped ({summary.blank_lines:,} blank, "
+        parts.insert(3, f"{quantity(skipped, 'line')} skipped ({summary.blank_lines:,} blank, "
                         f"{summary.invalid_lines:,} invalid)")
     if summary.unreadable:
         parts.insert(1, f"{summary.unreadable:,} unreadable")
@@ -108,49 +153,72 @@ def summary_line(summary: Summary) -> str:
 
 
 class TextWriter(Writer):
-    """A rich table per file for people; each file's table is printed when the next file begins."""
+    """Rich tables of violations under each file's name, printed as found.
 
-    def __init__(self, stream: IO[str], console: Console | None = None) -> None:
+    Rows are held until ``rows_per_table`` of them fill a table, the next file
+    begins or the run ends, so memory stays bounded however many violations a
+    file has; a long file's rows go on in further tables, each with its header.
+    """
+
+    def __init__(self, stream: IO[str], console: Console | None = None,
+                 rows_per_table: int = ROWS_PER_TABLE) -> None:
         super().__init__(stream)
-        self.console = console or Console(file=stream, highlight=False)
+        self.console = console or Console(file=stream, highlight=False, emoji=False)
+        self.rows_per_table = rows_per_table
         self._file: str | None = None
+        self._titled = False
         self._rows: list[Violation] = []
 
     def add(self, violation: Violation) -> None:
         if violation.file != self._file:
-            self._print_file()
+            self._print_rows()
             self._file = violation.file
+            self._titled = False
         self._rows.append(violation)
+        if len(self._rows) >= self.rows_per_table:
+            self._print_rows()
 
-    def _print_file(self) -> None:
+    def _print_rows(self) -> None:
+        """Print the rows held (under the file's name, for its first table) and let them go."""
         if not self._rows:
             return
-        self.console.print(Text(self._file or "", style="bold underline"), soft_wrap=True)
-        table = Table(expand=False)
-        table.add_column("line", justify="right", style="cyan")
-        table.add_column("code", style="bold")
-        table.add_column("match")
-        table.add_column("round", justify="right")
-        table.add_column("player")
-        table.add_column("message", overflow="fold")
-        for v in self._rows:
-            style = "yellow" if v.severity == "warning" else "red"
-            table.add_row(
-                "" if v.line is None else str(v.line),
-                Text(v.code, style=style),
-                v.match or "",
-                "" if v.round is None else str(v.round),
-                v.player or "",
-                v.message,
-            )
-        self.console.print(table)
+        if not self._titled:
+            self.console.print(Text(self._file or "", style="bold underline"), soft_wrap=True)
+            self._titled = True
+        self.console.print(violations_table(self._rows))
         self._rows = []
 
     def finish(self, summary: Summary) -> None:
-        self._print_file()
+        self._print_rows()
         style = "bold red" if summary.errors else ("bold yellow" if summary.warnings else "bold green")
         verdict = "no errors" if not summary.errors else "errors found"
         self.console.print(Text(f"{verdict}: {summary_line(summary)}", style=style), soft_wrap=True)
+
+
+def violations_table(violations: list[Violation]) -> Table:
+    """The violations as a rich table: line, code (red for errors, yellow for warnings), match, round, player, message."""
+    table = Table(expand=False)
+    table.add_column("line", justify="right", style="cyan")
+    table.add_column("code", style="bold")
+    table.add_column("match")
+    table.add_column("round", justify="right")
+    table.add_column("player")
+    table.add_column("message", overflow="fold")
+    for v in violations:
+        table.add_row(
+            "" if v.line is None else str(v.line),
+            literal(v.code, style="yellow" if v.severity == "warning" else "red"),
+            literal(v.match or ""),
+            "" if v.round is None else str(v.round),
+            literal(v.player or ""),
+            literal(v.message),
+        )
+    return table
+
+
+def literal(text: str, style: str = "") -> Text:
+    """``text`` as a table cell printed as it is: no markup, no emoji codes."""
+    return Text(text, style=style, end="")
 
 
 class StatisticsWriter(Writer):
@@ -212,76 +280,3 @@ def results_table(tally: Tally) -> Table:
                       f"{record.win_share:.1%}", f"{record.drawn:,}",
                       f"{record.points / record.seats:.1f}" if record.seats else "-")
     return table
-
-
-def frame_table(frame, title: str | None = None) -> Table:  # noqa: ANN001 - polars.DataFrame
-    """A polars DataFrame as a rich table (floats to 3 decimals, nulls blank)."""
-    table = Table(title=title, title_justify="left")
-    for name, dtype in frame.schema.items():
-        table.add_column(name, justify="right" if dtype.is_numeric() else "left")
-    for row in _cells(frame):
-        table.add_row(*row)
-    return table
-
-
-def frame_tables(frame, width: int, title: str | None = None) -> list[Table]:  # noqa: ANN001
-    """The frame as rich tables that fit ``width``: columns that do not fit go to further tables.
-
-    Each further table repeats the leading text columns (the player, the
-    tournament …), so every row can still be read across; a frame that fits
-    is one table.
-    """
-    names = frame.columns
-    cells = list(zip(*_cells(frame))) or [() for _ in names]
-    # A column takes its widest cell or header, plus one space each side and a border.
-    widths = dict(zip(names, (max([len(name), *map(len, column)]) + 3 for name, column in zip(names, cells))))
-    keys: list[str] = []
-    for name, dtype in frame.schema.items():
-        if dtype.is_numeric() or len(keys) == len(names) - 1:
-            break
-        keys.append(name)
-    keys = keys or names[:1]
-    rest = [name for name in names if name not in keys]
-    key_width = sum(widths[name] for name in keys) + 1
-    if key_width + sum(widths[name] for name in rest) <= width or len(rest) <= 1:
-        return [frame_table(frame, title)]
-    groups: list[list[str]] = [[]]
-    used = key_width
-    for name in rest:
-        if groups[-1] and used + widths[name] > width:
-            groups.append([])
-            used = key_width
-        groups[-1].append(name)
-        used += widths[name]
-    return [frame_table(frame.select(*keys, *group), title if index == 0 else None)
-            for index, group in enumerate(groups)]
-
-
-def _cells(frame) -> list[tuple[str, ...]]:  # noqa: ANN001 - polars.DataFrame
-    """Each row's values as text: floats to 3 decimals, nulls blank."""
-    fractional = [dtype.is_float() or dtype.is_decimal() for dtype in frame.schema.values()]
-    return [tuple("" if value is None else f"{float(value):.3f}" if exact else str(value)
-                  for value, exact in zip(row, fractional)) for row in frame.iter_rows()]
-
-
-def write_frame(frame, fmt: str, output: str | None, console: Console) -> None:  # noqa: ANN001
-    """Print a DataFrame as a rich table (``table``), or write it as csv, json or parquet to ``output`` or stdout."""
-    import sys
-
-    if fmt == "table":
-        for table in frame_tables(frame, console.width):
-            console.print(table)
-        return
-    target = sys.stdout.buffer if output in (None, "-") else open(output, "wb")  # noqa: SIM115
-    try:
-        if fmt == "csv":
-            frame.write_csv(target)
-        elif fmt == "json":
-            frame.write_json(target)
-        else:
-            frame.write_parquet(target)
-    finally:
-        if target is not sys.stdout.buffer:
-            target.close()
-        else:
-            target.flush()

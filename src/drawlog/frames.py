@@ -1,0 +1,171 @@
+"""The tables of ``query``, ``players`` and ``ratings``: rich tables on screen; csv, json, parquet or text files.
+
+Names and values are printed literally, never as rich markup. A failure to
+write a file raises :class:`~drawlog.errors.WriteFailed` naming it.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from collections.abc import Callable
+from typing import IO, Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from .errors import WriteFailed
+from .writers import literal
+
+
+def frame_table(frame, title: str | None = None) -> Table:  # noqa: ANN001 - polars.DataFrame
+    """A polars DataFrame as a rich table (floats to 3 decimals, nulls blank), its names and values literal."""
+    table = Table(title=title, title_justify="left")
+    for name, dtype in frame.schema.items():
+        table.add_column(escape(name), justify="right" if dtype.is_numeric() else "left")
+    for row in _cells(frame):
+        table.add_row(*map(literal, row))
+    return table
+
+
+def frame_tables(frame, width: int, title: str | None = None) -> list[Table]:  # noqa: ANN001
+    """The frame as rich tables that fit ``width``: columns that do not fit go to further tables.
+
+    Each further table repeats the leading text columns (the player, the
+    tournament …), so every row can still be read across; a frame that fits
+    is one table.
+    """
+    names = frame.columns
+    cells = list(zip(*_cells(frame))) or [() for _ in names]
+    # A column takes its widest cell or header, plus one space each side and a border.
+    widths = dict(zip(names, (max([len(name), *map(len, column)]) + 3 for name, column in zip(names, cells))))
+    keys: list[str] = []
+    for name, dtype in frame.schema.items():
+        if dtype.is_numeric() or len(keys) == len(names) - 1:
+            break
+        keys.append(name)
+    keys = keys or names[:1]
+    rest = [name for name in names if name not in keys]
+    key_width = sum(widths[name] for name in keys) + 1
+    if key_width + sum(widths[name] for name in rest) <= width or len(rest) <= 1:
+        return [frame_table(frame, title)]
+    groups: list[list[str]] = [[]]
+    used = key_width
+    for name in rest:
+        if groups[-1] and used + widths[name] > width:
+            groups.append([])
+            used = key_width
+        groups[-1].append(name)
+        used += widths[name]
+    return [frame_table(frame.select(*keys, *group), title if index == 0 else None)
+            for index, group in enumerate(groups)]
+
+
+def _cells(frame) -> list[tuple[str, ...]]:  # noqa: ANN001 - polars.DataFrame
+    """Each row's values as text: floats to 3 decimals, nulls blank."""
+    fractional = [dtype.is_float() or dtype.is_decimal() for dtype in frame.schema.values()]
+    return [tuple("" if value is None else f"{float(value):.3f}" if exact else str(value)
+                  for value, exact in zip(row, fractional)) for row in frame.iter_rows()]
+
+
+def write_frame(frame, fmt: str, output: str | None, console: Console) -> None:  # noqa: ANN001
+    """Write a DataFrame as rich tables (``table``), csv, json or parquet to ``output``, or to standard output.
+
+    On ``console`` when ``table`` goes to standard output; in a file, the
+    tables are plain text as wide as ``console``. A failure to write raises
+    :class:`WriteFailed` naming the file (or standard output).
+    """
+    if fmt == "table" and output in (None, "-"):
+        for table in frame_tables(frame, console.width):
+            console.print(table)
+        return
+    if fmt == "table":
+        text = plain_text(frame_tables(frame, console.width), console.width)
+        _write_output(output, lambda stream: stream.write(text.encode("utf-8")))
+    else:
+        _write_output(output, lambda stream: _encode_frame(frame, fmt, stream))
+
+
+def plain_text(renderables: list[Table], width: int) -> str:
+    """What ``renderables`` print as at ``width`` columns, without colours or styles."""
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=width, color_system=None, force_terminal=False, highlight=False,
+                      emoji=False, legacy_windows=False)
+    for renderable in renderables:
+        console.print(renderable)
+    return buffer.getvalue()
+
+
+def _write_output(output: str | None, write: Callable[[IO[bytes]], object]) -> None:
+    """Call ``write`` with a binary stream to the file ``output`` (or standard output for None or ``-``), then flush it.
+
+    A file that cannot be opened, written or closed raises :class:`WriteFailed`
+    naming it; standard output is guarded by the command line
+    (:class:`GuardedStream`).
+    """
+    if output in (None, "-"):
+        write(sys.stdout.buffer)
+        sys.stdout.buffer.flush()
+        return
+    try:
+        with open(output, "wb") as handle:
+            write(handle)
+    except OSError as error:
+        raise WriteFailed(output, error) from None
+
+
+class _CheckedSink(io.RawIOBase):
+    """A binary stream for polars' writers that passes on to ``target`` and keeps the first error it raised.
+
+    polars drops some write errors (``write_json``) and wraps others in its own
+    exceptions (``write_parquet``); the kept error is raised again instead.
+    """
+
+    def __init__(self, target: IO[bytes]) -> None:
+        super().__init__()
+        self.target = target
+        self.error: Exception | None = None
+
+    def writable(self) -> bool:
+        """Always: this stream is for writing."""
+        return True
+
+    def write(self, data: Any) -> int:
+        """Pass ``data`` on whole, keeping the first error the target raises."""
+        try:
+            self.target.write(data)
+        except Exception as error:
+            self.error = self.error or error
+            raise
+        return memoryview(data).nbytes
+
+
+def _encode_frame(frame, fmt: str, target: IO[bytes]) -> None:  # noqa: ANN001 - polars.DataFrame
+    """Write ``frame`` as csv (nested columns as JSON text), json or parquet to ``target``."""
+    sink = _CheckedSink(target)
+    try:
+        if fmt == "csv":
+            nested_as_json(frame).write_csv(sink)
+        elif fmt == "json":
+            frame.write_json(sink)
+        else:
+            frame.write_parquet(sink)
+    except Exception:
+        if sink.error is not None:
+            raise sink.error from None
+        raise
+    if sink.error is not None:
+        raise sink.error
+
+
+def nested_as_json(frame):  # noqa: ANN001, ANN201 - polars.DataFrame
+    """``frame`` with its list, array and struct columns as JSON text (``[3,5]``, ``{"a":1}``), nulls kept."""
+    import polars as pl
+
+    def as_json(name: str) -> pl.Expr:
+        wrapped = pl.struct(pl.col(name).alias("v")).struct.json_encode()  # {"v":…}: polars encodes structs only
+        return pl.when(pl.col(name).is_null()).then(None).otherwise(
+            wrapped.str.slice(len('{"v":')).str.strip_suffix("}")).alias(name)
+
+    return frame.with_columns(as_json(name) for name, dtype in frame.schema.items() if dtype.is_nested())
