@@ -646,3 +646,10 @@ def test_version() -> None:
     from importlib.metadata import version
 
     assert drawlog.__version__ == version("drawlog")
+
+
+def test_fail_fast_at_an_unreadable_first_input_is_an_error_not_a_failure_to_run(tmp_path: Path) -> None:
+    good = write(tmp_path / "good.jsonl", faulty_lines("m1")[0])
+    status, document = validate_json(tmp_path / "missing.jsonl", good, "--fail-fast")
+    assert status == 1
+    assert [v["code"] for v in document["violations"]] == ["F007"]

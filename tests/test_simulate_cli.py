@@ -98,3 +98,21 @@ def test_results_table_is_printed(tmp_path: Path):
                                  "-o", str(tmp_path / "x.jsonl")])
     assert result.exit_code == 0
     assert "win share" in result.stdout and "greedy" in result.stdout and "random" in result.stdout
+
+
+def test_match_prefix_keeps_two_simulations_apart(tmp_path: Path):
+    simulate("-n", "3", "--seed", "1", "-o", str(tmp_path / "a.jsonl"))
+    simulate("-n", "3", "--seed", "2", "-o", str(tmp_path / "b.jsonl"), "--match-prefix", "b-")
+    violations, summary = validate_paths([str(tmp_path)])
+    assert violations == [] and summary.matches == 6
+    first = json.loads((tmp_path / "b.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert first["match"] == "b-000001"
+
+
+@pytest.mark.parametrize("listing", ["same", "-"])
+def test_the_fault_list_cannot_take_the_log_s_place(tmp_path: Path, listing: str):
+    log = tmp_path / "log.jsonl"
+    result = runner.invoke(app, ["simulate", "-n", "3", "--faults", "1", "-o", str(log),
+                                 "--faults-file", str(log) if listing == "same" else "-"])
+    assert result.exit_code == 2 and "file of its own" in result.output
+    assert not log.exists()

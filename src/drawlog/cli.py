@@ -148,16 +148,18 @@ def validate(
                                  param_hint="--statistics/--format")
     writer = make_writer(output_format.value, sys.stdout, statistics=statistics)
     validator = Validator(codes)
+    stopped = False
     try:
         for violation in validator.validate_paths(paths):
             writer.add(violation)
             if fail_fast and violation.severity == "error":
+                stopped = True
                 break
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
     summary = validator.summary
     writer.finish(summary)
-    if summary.files == 0:
+    if summary.files == 0 and not stopped:
         raise typer.Exit(EXIT_UNUSABLE)
     failed = summary.errors > 0 or (strict and summary.warnings > 0)
     raise typer.Exit(EXIT_ERRORS if failed and not exit_zero else EXIT_CLEAN)
@@ -233,6 +235,8 @@ def simulate(
     faults_file: Annotated[Optional[str], typer.Option(help="Where to list injected faults as JSON lines "
                                                             "(match, line, code); default: OUTPUT.faults.jsonl.")]
     = None,
+    match_prefix: Annotated[str, typer.Option(help="Match ids are this and a number (m000001, …): give "
+                                                   "logs validated together different ones.")] = "m",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, no results table.")] = False,
 ) -> None:
     """Play matches with built-in bots on the rules engine and write them in log format v1."""
@@ -246,9 +250,11 @@ def simulate(
             raise typer.BadParameter("with --faults and standard output, name the list with --faults-file",
                                      param_hint="--faults-file")
         faults_file = f"{output}.faults.jsonl"
+    if faults_file is not None and (faults_file == "-" or Path(faults_file).resolve() == Path(output).resolve()):
+        raise typer.BadParameter("the list of faults needs a file of its own, not the log's", param_hint="--faults-file")
     options = SimulationOptions(players=players.value if players is Players.mixed else int(players.value),
                                 bots=lineup, log_stock=stock, log_seq=seq, reveal_hands=reveal_hands,
-                                fault_rate=faults)
+                                fault_rate=faults, match_prefix=match_prefix)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     report = Console(stderr=output == "-")
