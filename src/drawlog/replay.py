@@ -195,8 +195,10 @@ class Replay:
                    line, event.match, None, getattr(event, "player", None))
 
     def _check_seq(self, table: Table, seq: int, line: int, round_number: int | None = None) -> None:
-        """F003 unless ``seq`` follows the last seq or the highest: one wrong number is reported once or twice,
-        never on every later event."""
+        """F003 unless ``seq`` follows the last seq or the highest.
+
+        So one wrong number is reported once or twice, never on every later event.
+        """
         expected = table.last_seq + 1
         if seq != expected and seq != table.top_seq + 1:
             what = "a gap" if seq > expected else ("a repeat" if seq == table.last_seq else "a step back")
