@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from drawlog.cli import app
 from drawlog.dataset import MANIFEST, OutputError, open_tables, write_tables
-from drawlog.events import Draw, MatchEnd, Pass, Play, RoundEnd, RoundStart
+from drawlog.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
 from drawlog.reports import audit_summary, leaderboard, query, ratings
 from drawlog.simulate import SimulationOptions, Simulator, encode_events, interleave
 from drawlog.validator import validate_paths
@@ -171,7 +171,7 @@ def test_unknown_partition_key_is_refused(tmp_path: Path):
 # -- the README's queries on the sample stats ---------------------------------------
 
 README_QUERIES = re.findall(r"^(SELECT .+)$", (ROOT / "README.md").read_text(encoding="utf-8").split(
-    "Five useful queries", 1)[1].split("```sql", 1)[1].split("```", 1)[0], flags=re.M)
+    "Six useful queries", 1)[1].split("```sql", 1)[1].split("```", 1)[0], flags=re.M)
 
 
 @pytest.fixture(scope="module")
@@ -221,7 +221,7 @@ def test_query_voluntary_draws(sample_stats):
     for player, draws, voluntary, share in result.iter_rows():
         mine = moves.filter(pl.col("player") == player)
         assert draws == mine.height and voluntary == mine["could_play"].sum()
-        assert float(share) == pytest.approx(voluntary / draws)
+        assert isinstance(share, float) and share == pytest.approx(voluntary / draws)
 
 
 def test_query_illegal_draws_and_passes(sample_stats):
@@ -578,3 +578,77 @@ def test_a_match_of_many_players_is_written(tmp_path: Path):
     write_tables([str(log)], tmp_path / "stats")
     matches = _all_tables(tmp_path / "stats")["matches"]
     assert matches.select("players", "valid").rows() == [(200, False)]
+
+
+def _log_counts(events: list) -> dict[str, Counter]:
+    """Per player, counted from the events themselves: rounds ended, rounds won by domino and by block, passes."""
+    counts: dict[str, Counter] = {}
+    seats: dict[str, list] = {}
+    for event in events:
+        if isinstance(event, MatchStart):
+            seats[event.match] = event.players
+        elif isinstance(event, Pass):
+            counts.setdefault(event.player, Counter())["passes"] += 1
+        elif isinstance(event, RoundEnd):
+            for player in seats[event.match]:
+                tally = counts.setdefault(player, Counter())
+                tally["rounds"] += 1
+                tally[f"rounds_won_{event.reason}"] += event.winner == player
+    return counts
+
+
+def test_a_match_id_used_twice_counts_each_round_once(tmp_path: Path):
+    first = list(Simulator(3, SimulationOptions(players=2)).matches(4))
+    second = list(Simulator(9, SimulationOptions(players=2)).matches(3))  # the same ids, m000001 on: F005
+    for name, matches in (("a.jsonl", first), ("b.jsonl", second)):
+        (tmp_path / name).write_bytes(b"".join(line for match in matches for line in encode_events(match)))
+    write_tables([str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl")], tmp_path / "stats")
+    board = leaderboard(tmp_path / "stats")
+    expected = _log_counts([event for match in first + second for event in match])
+    for row in board.iter_rows(named=True):
+        counted = expected[row["player"]]
+        assert (row["rounds"], row["rounds_won_domino"], row["rounds_won_blocked"], row["passes"]) == (
+            counted["rounds"], counted["rounds_won_domino"], counted["rounds_won_blocked"], counted["passes"])
+    assert board["matches"].sum() == 2 * (4 + 3)
+
+
+def test_unfinished_matches_and_rounds_count_as_nothing_and_empty_shares_are_null(tmp_path: Path):
+    codes = ROOT / "tests" / "fixtures" / "codes"
+    write_tables([str(codes / "F006-truncated.jsonl")], tmp_path / "cut")  # cut inside round 1, no match_end
+    board = leaderboard(tmp_path / "cut").sort("player")
+    assert board.select("player", "matches", "win_share", "rounds", "points_per_round",
+                        "pips_left_per_lost_round").rows() == [("ann", 0, None, 0, None, None),
+                                                               ("bob", 0, None, 0, None, None)]
+    assert board.filter(pl.col("player") == "ann")["voluntary_draw_share"].to_list() == [None], "ann never drew"
+    for column in ("win_share", "draws_per_turn", "voluntary_draw_share", "violations_per_100_moves"):
+        assert not board[column].is_nan().any() and not board[column].is_infinite().any()
+
+
+def test_a_violation_after_its_match_keeps_the_match_s_tournament(tmp_path: Path):
+    lines = (SAMPLES / "tournament-2p.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    first = json.loads(lines[0])
+    end = next(n for n, line in enumerate(lines) if '"match_end"' in line)
+    stray = json.dumps({"type": "pass", "match": first["match"], "player": first["players"][0]}) + "\n"
+    log = tmp_path / "late.jsonl"
+    log.write_text("".join(lines[: end + 1]) + stray + "".join(lines[end + 1:]), encoding="utf-8")
+    write_tables([str(log)], tmp_path / "stats")
+    violations = _all_tables(tmp_path / "stats")["violations"]
+    assert violations.select("code", "tournament").rows() == [("F004", first["meta"]["tournament"])]
+    overall = leaderboard(tmp_path / "stats").filter(pl.col("player") == first["players"][0])
+    by_tournament = leaderboard(tmp_path / "stats", by="tournament").filter(pl.col("player") == first["players"][0])
+    assert overall["violations"].to_list() == by_tournament["violations"].to_list() == [1]
+
+
+def test_leaderboard_sorts_by_any_column_either_way_with_keys_breaking_ties(tmp_path: Path):
+    write_tables([str(SAMPLES)], tmp_path / "stats")
+    by_file = leaderboard(tmp_path / "stats", by="file", sort="rating")
+    assert by_file.equals(leaderboard(tmp_path / "stats", by="file", sort="rating")), "the same order every time"
+    for column in ("rounds", "passes", "violations", "rating_sigma", "file"):
+        board = leaderboard(tmp_path / "stats", by="file", sort=column)
+        values = board[column].drop_nulls().to_list()
+        ascending = column in ("violations", "rating_sigma", "file")
+        assert values == sorted(values, reverse=not ascending), column
+        flipped = leaderboard(tmp_path / "stats", by="file", sort=column, reverse=True)[column].drop_nulls().to_list()
+        assert flipped == sorted(values, reverse=ascending), column
+    result = runner.invoke(app, ["players", str(tmp_path / "stats"), "--sort", "nonsense"])
+    assert result.exit_code == 2 and "rounds_won_blocked" in result.output

@@ -440,20 +440,22 @@ def players(
     folder: Annotated[str, typer.Argument(metavar="DIR", help="A folder written by `drawlog stats` or `drawlog audit`.")],
     by: Annotated[Optional[str], typer.Option(help="Also group by this matches column (tournament, "
                                                    "table_name, file).")] = None,
-    sort: Annotated[str, typer.Option(help="Sort by this column.")] = "rating",
+    sort: Annotated[str, typer.Option(help="Sort by this column, best first (names A to Z).")] = "rating",
+    reverse: Annotated[bool, typer.Option("--reverse", help="Sort the other way.")] = False,
     output_format: Annotated[FrameFormat, typer.Option("--format", "-f")] = FrameFormat.table,
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file (a table as "
                                                                         "plain text).")] = None,
 ) -> None:
     """A leaderboard per player: results, rating, how they win, how they draw, how often they break rules."""
     from .dataset import PARTITION_KEYS
-    from .reports import LEADERBOARD_SORTS, leaderboard
+    from .reports import LEADERBOARD_COLUMNS, leaderboard
 
-    if sort not in LEADERBOARD_SORTS:
-        raise typer.BadParameter(f"choose one of {', '.join(LEADERBOARD_SORTS)}", param_hint="--sort")
     if by is not None and by not in PARTITION_KEYS:
         raise typer.BadParameter(f"choose one of {', '.join(PARTITION_KEYS)}", param_hint="--by")
-    _frame_command(lambda: leaderboard(Path(folder), by=by, sort=sort), output_format, output)
+    sorts = ["player", *([by] if by else []), *LEADERBOARD_COLUMNS]
+    if sort not in sorts:
+        raise typer.BadParameter(f"choose one of {', '.join(sorts)}", param_hint="--sort")
+    _frame_command(lambda: leaderboard(Path(folder), by=by, sort=sort, reverse=reverse), output_format, output)
 
 
 @app.command()
@@ -463,7 +465,7 @@ def ratings(
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file (a table as "
                                                                         "plain text).")] = None,
 ) -> None:
-    """Plackett–Luce skill ratings (openskill) from complete matches in time order, with their uncertainty."""
+    """Plackett–Luce skill ratings (openskill) from finished matches in time order, with their uncertainty."""
     from .reports import ratings as compute_ratings
 
     _frame_command(lambda: compute_ratings(Path(folder)), output_format, output)

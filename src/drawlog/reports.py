@@ -13,9 +13,16 @@ import polars as pl
 
 from .dataset import open_tables
 
-#: Leaderboard columns a user may sort by (``drawlog players --sort``).
-LEADERBOARD_SORTS = ("rating", "win_share", "match_wins", "matches", "points_per_round", "violations_per_100_moves",
-                     "voluntary_draw_share", "draws_per_turn", "player")
+#: The leaderboard's columns after its keys; ``drawlog players --sort`` takes any of them, or a key.
+LEADERBOARD_COLUMNS = ("matches", "match_wins", "win_share", "rating", "rating_sigma", "rounds", "rounds_won_domino",
+                       "rounds_won_blocked", "points_per_round", "pips_left_per_lost_round", "draws_per_turn",
+                       "voluntary_draw_share", "passes", "violations", "violations_per_100_moves")
+#: Columns sorted smallest first (names, and counts where less is better); the others largest first.
+ASCENDING = frozenset({"player", "tournament", "table_name", "file", "rating_sigma", "pips_left_per_lost_round",
+                       "draws_per_turn", "violations", "violations_per_100_moves"})
+
+#: A match with a result: it has its match_end, a score reached the target, and it was replayed.
+FINISHED = pl.col("complete") & pl.col("decided") & pl.col("replayed")
 
 
 def query(folder: Path, sql: str) -> pl.DataFrame:
@@ -25,18 +32,19 @@ def query(folder: Path, sql: str) -> pl.DataFrame:
 
 
 def ratings(folder: Path) -> pl.DataFrame:
-    """A Plackett–Luce rating per player (openskill) from complete matches, in time order.
+    """A Plackett–Luce rating per player (openskill) from finished matches, in time order.
 
-    Matches are taken by ``started_at`` (then file and line); the final scores
-    rank the seats, equal scores tie. ``ordinal`` is ``mu − 3·sigma``, a
-    conservative estimate.
+    Finished: with their match_end, a score at the target, replayed. Matches are
+    taken by ``started_at`` (those without come last), then file and line; the
+    final scores rank the seats, equal scores tie. ``ordinal`` is
+    ``mu − 3·sigma``, a conservative estimate.
     """
     from openskill.models import PlackettLuce
 
     tables = open_tables(folder)
     matches = (
         tables["matches"]
-        .filter(pl.col("complete") & pl.col("replayed") & pl.col("scores").is_not_null())
+        .filter(FINISHED & pl.col("scores").is_not_null())
         .sort(["started_at", "file", "first_line"], nulls_last=True)
         .select("player_names", "scores")
         .collect()
@@ -60,29 +68,38 @@ def ratings(folder: Path) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=schema).sort("ordinal", descending=True)
 
 
-def leaderboard(folder: Path, by: str | None = None, sort: str = "rating") -> pl.DataFrame:
-    """Per player (and per ``by`` column of the matches, e.g. tournament): results, habits and faults."""
+def leaderboard(folder: Path, by: str | None = None, sort: str = "rating", reverse: bool = False) -> pl.DataFrame:
+    """Per player (and per ``by`` column of the matches, e.g. tournament): results, habits and faults.
+
+    Results count finished matches (see :data:`FINISHED`) and rounds that ended;
+    the moves of every round count. A share whose denominator is 0 is null.
+    ``rating`` is the player's overall one. Sorted by ``sort``, best first
+    (:data:`ASCENDING`), or the other way with ``reverse``.
+    """
     tables = open_tables(folder)
     keys = ["player"] + ([by] if by else [])
-    seats = (
+    seated = (
         tables["matches"]
-        .select("match", "player_names", "winner", *([by] if by else []))
+        .select("match", "player_names", "winner", FINISHED.alias("finished"), *([by] if by else []))
         .explode("player_names")
         .rename({"player_names": "player"})
+    )
+    players = seated.select(keys).unique()
+    seats = (
+        seated.filter(pl.col("finished"))
         .group_by(keys)
         .agg(pl.len().alias("matches"), (pl.col("winner") == pl.col("player")).sum().alias("match_wins"))
     )
-    rounds = tables["rounds"].select("match", "round", "reason")
+    ended = pl.col("reason").is_not_null()
     per_round = (
         tables["players"]
-        .join(rounds, on=["match", "round"], how="left")
         .group_by(keys)
         .agg(
-            pl.len().alias("rounds"),
+            ended.sum().alias("rounds"),
             (pl.col("won") & (pl.col("reason") == "domino")).sum().alias("rounds_won_domino"),
             (pl.col("won") & (pl.col("reason") == "blocked")).sum().alias("rounds_won_blocked"),
-            pl.col("points").mean().alias("points_per_round"),
-            pl.col("pips_left").filter(~pl.col("won")).mean().alias("pips_left_per_lost_round"),
+            pl.col("points").filter(ended).mean().alias("points_per_round"),
+            pl.col("pips_left").filter(ended & ~pl.col("won")).mean().alias("pips_left_per_lost_round"),
             pl.col("plays").sum().alias("plays"),
             pl.col("draws").sum().alias("draws"),
             pl.col("voluntary_draws").sum().alias("voluntary_draws"),
@@ -97,25 +114,31 @@ def leaderboard(folder: Path, by: str | None = None, sort: str = "rating") -> pl
         .agg(pl.len().alias("violations"))
     )
     board = (
-        seats.join(per_round, on=keys, how="left", nulls_equal=True)
+        players.join(seats, on=keys, how="left", nulls_equal=True)
+        .join(per_round, on=keys, how="left", nulls_equal=True)
         .join(moves, on=keys, how="left", nulls_equal=True)
         .join(faults, on=keys, how="left", nulls_equal=True)
-        .with_columns(pl.col("moves", "violations").fill_null(0))
+        .with_columns(pl.col("matches", "match_wins", "rounds", "rounds_won_domino", "rounds_won_blocked", "plays",
+                             "draws", "voluntary_draws", "passes", "moves", "violations").fill_null(0))
         .with_columns(
-            (pl.col("match_wins") / pl.col("matches")).alias("win_share"),
-            (pl.col("draws") / (pl.col("plays") + pl.col("passes"))).alias("draws_per_turn"),
-            (pl.col("voluntary_draws") / pl.col("draws")).alias("voluntary_draw_share"),
-            (100 * pl.col("violations") / pl.col("moves")).alias("violations_per_100_moves"),
+            _share(pl.col("match_wins"), pl.col("matches")).alias("win_share"),
+            _share(pl.col("draws"), pl.col("plays") + pl.col("passes")).alias("draws_per_turn"),
+            _share(pl.col("voluntary_draws"), pl.col("draws")).alias("voluntary_draw_share"),
+            _share(100 * pl.col("violations"), pl.col("moves")).alias("violations_per_100_moves"),
         )
         .collect()
     )
     rated = ratings(folder).select("player", pl.col("ordinal").alias("rating"), pl.col("sigma").alias("rating_sigma"))
     board = board.join(rated, on="player", how="left")
-    columns = [*keys, "matches", "match_wins", "win_share", "rating", "rating_sigma", "rounds", "rounds_won_domino",
-               "rounds_won_blocked", "points_per_round", "pips_left_per_lost_round", "draws_per_turn",
-               "voluntary_draw_share", "passes", "violations", "violations_per_100_moves"]
-    descending = sort not in ("player", "violations_per_100_moves", "draws_per_turn")
-    return board.select(columns).sort([sort, "player"], descending=[descending, False], nulls_last=True)
+    descending = (sort not in ASCENDING) != reverse
+    order = [sort, *(key for key in keys if key != sort)]
+    return board.select(*keys, *LEADERBOARD_COLUMNS).sort(
+        order, descending=[descending] + [False] * (len(order) - 1), nulls_last=True)
+
+
+def _share(part: pl.Expr, whole: pl.Expr) -> pl.Expr:
+    """``part / whole``, null where ``whole`` is 0 (never NaN or infinity)."""
+    return pl.when(whole > 0).then(part / whole)
 
 
 def audit_summary(folder: Path, top: int = 5) -> dict[str, pl.DataFrame]:

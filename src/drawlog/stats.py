@@ -10,6 +10,7 @@ input.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Final
@@ -37,6 +38,8 @@ from .violations import Violation
 #: Columns copied from the match into every table, so each can be partitioned by them.
 MATCH_KEYS = ("tournament", "table_name")
 
+#: How many ended matches keep their keys for violations reported after them.
+_ENDED_KEPT: Final = 4096
 _KEYS = [("tournament", pa.string()), ("table_name", pa.string()), ("file", pa.string())]
 
 SCHEMAS: dict[str, pa.Schema] = {
@@ -62,7 +65,7 @@ SCHEMAS: dict[str, pa.Schema] = {
         ("match", pa.string()), ("round", pa.int32()), ("player", pa.string()), ("seat", pa.int8()), *_KEYS,
         ("points", pa.int32()), ("score", pa.int32()), ("pips_left", pa.int32()), ("tiles_left", pa.int8()),
         ("plays", pa.int32()), ("draws", pa.int32()), ("voluntary_draws", pa.int32()), ("passes", pa.int32()),
-        ("won", pa.bool_()), ("opener", pa.bool_()), ("claimed_points", pa.int64()),
+        ("won", pa.bool_()), ("opener", pa.bool_()), ("claimed_points", pa.int64()), ("reason", pa.string()),
     ]),
     "moves": pa.schema([
         ("match", pa.string()), ("round", pa.int32()), ("ply", pa.int32()), ("line", pa.int64()),
@@ -131,6 +134,8 @@ class StatsRecorder(Observer):
         self._players: TableSink = sinks["players"]
         self._current_file = current_file  # the name of the input being read
         self._matches: dict[str, _MatchNotes] = {}
+        #: Matches lately ended, for the keys of a violation reported after its match (F004 after match_end).
+        self._ended: OrderedDict[str, _MatchNotes] = OrderedDict()
 
     # -- the observer hooks ----------------------------------------------------
 
@@ -219,11 +224,15 @@ class StatsRecorder(Observer):
                 match_id, number, name, seat, tournament, table_name, file, score.points[seat],
                 match.scores[seat], score.pips[seat], tile_count(state.hands[seat]), tally.plays[seat],
                 tally.draws[seat], tally.voluntary[seat], tally.passes[seat], winner_seat == seat,
-                state.opener == seat, claimed.get(name, 0) if claimed is not None else None,
+                state.opener == seat, claimed.get(name, 0) if claimed is not None else None, state.reason,
             ))
 
     def match_ended(self, table: Table, claim: MatchEnd | None, line: int) -> None:
         notes = self._matches.pop(table.id)
+        ended = self._ended
+        ended[table.id] = notes
+        if len(ended) > _ENDED_KEPT:
+            ended.popitem(last=False)
         match = table.match
         names = list(match.names) if match else notes.player_names
         result = match.result if match is not None else None
@@ -244,7 +253,8 @@ class StatsRecorder(Observer):
 
     def violation(self, violation: Violation) -> None:
         """Add a reported violation to the violations table (with its match's keys, if known)."""
-        notes = self._matches.get(violation.match or "")
+        match_id = violation.match or ""
+        notes = self._matches.get(match_id) or self._ended.get(match_id)
         self.sinks["violations"].add((
             violation.file, violation.line, violation.match, violation.round, violation.player, violation.code,
             violation.severity, violation.message, notes.tournament if notes else None,
