@@ -216,3 +216,29 @@ def test_a_round_left_open_is_named_where_its_successor_starts():
     found = validate("R307.jsonl")
     assert [(v.code, v.round) for v in found] == [("R307", 1)]
     assert "round 1" in found[0].message
+
+
+# -- messages say what is wrong ----------------------------------------------------
+
+
+def test_messages_name_what_is_wrong():
+    [after_end] = validate("F004-after-match-end.jsonl")
+    assert after_end.message.endswith("which has ended")
+    [unknown] = validate("F004.jsonl")
+    assert unknown.message.endswith("which has not started")
+    [revealed] = validate("R304.jsonl")
+    assert revealed.message == "bob's revealed hand leaves out [6|6], still held"
+
+
+def test_a_tile_twice_in_one_hand_and_a_seq_of_zero_are_each_reported_once():
+    lines = (CODES_DIR / "F003.clean.jsonl").read_text(encoding="utf-8").splitlines()
+    deal = json.loads(lines[1])
+    ann = deal["hands"]["ann"]
+    deal["hands"]["ann"] = [ann[0], ann[0], *ann[2:]]
+    found = list(Validator().validate_lines([lines[0], json.dumps(deal), *lines[2:]]))
+    s102 = [v.message for v in found if v.code == "S102"]
+    assert s102[0].endswith("is dealt twice (in ann's hand)")
+    zero = json.loads(lines[2])
+    zero["seq"] = 0
+    found = list(Validator().validate_lines([*lines[:2], json.dumps(zero), *lines[3:]]))
+    assert [(v.line, v.code) for v in found if v.line == 3] == [(3, "F002")]

@@ -13,7 +13,7 @@ from typing import Final, NamedTuple
 from .errors import Fault
 from .rounds import Round
 from .scoring import MatchResult, RoundScore, default_target, match_result
-from .tiles import FULL_SET, format_halves, label, labels, tile_id
+from .tiles import FULL_SET, label, labels, tile_id
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
@@ -161,7 +161,8 @@ class Match:
             for halves in tiles:
                 tile = tile_id(halves)
                 if tile in holder:
-                    faults.append(Fault("S102", f"{label(tile)} is dealt twice ({holder[tile]} and {name})"))
+                    where = f"in {name}'s hand" if holder[tile] == name else f"to {holder[tile]} and {name}"
+                    faults.append(Fault("S102", f"{label(tile)} is dealt twice ({where})"))
                     continue
                 holder[tile] = name
                 dealt |= 1 << tile
@@ -236,9 +237,16 @@ class Match:
             revealed = 0
             for halves in tiles:
                 revealed |= 1 << tile_id(halves)
-            if revealed != state.hands[seat] or len(tiles) != revealed.bit_count():
-                shown = " ".join(format_halves((h[0], h[1])) for h in tiles) or "nothing"
-                wrong.append(f"reveals {shown} for {name}; the replay leaves {labels(state.hands[seat])}")
+            held = state.hands[seat]
+            if revealed != held or len(tiles) != revealed.bit_count():
+                parts = []
+                if held & ~revealed:
+                    parts.append(f"leaves out {labels(held & ~revealed)}, still held")
+                if revealed & ~held:
+                    parts.append(f"shows {labels(revealed & ~held)}, not held")
+                if len(tiles) != revealed.bit_count():
+                    parts.append("lists a tile twice")
+                wrong.append(f"{name}'s revealed hand {' and '.join(parts)}")
         return [Fault("R304", "; ".join(wrong))] if wrong else []
 
     def settle_round(self) -> RoundScore:

@@ -154,7 +154,7 @@ class Replay:
         table = self.tables.get(match_id) if match_id is not None else None
         if table is not None:
             table.last_line = line
-            if isinstance(seq, int) and not isinstance(seq, bool):
+            if isinstance(seq, int) and not isinstance(seq, bool) and seq >= 1:  # else the line's F002 says it
                 self._check_seq(table, seq, line, round_number)
 
     def _emit(self, code: str, message: str, line: int | None, match: str | None,
@@ -190,8 +190,8 @@ class Replay:
         return table
 
     def _unknown_match(self, event: Any, line: int) -> None:
-        self._emit("F004", f"{event.__struct_config__.tag} event of match {event.match}, which has not "
-                           f"started{' or has ended' if event.match in self._seen else ''}",
+        self._emit("F004", f"{event.__struct_config__.tag} event of match {event.match}, which "
+                           f"{'has ended' if event.match in self._seen else 'has not started'}",
                    line, event.match, None, getattr(event, "player", None))
 
     def _check_seq(self, table: Table, seq: int, line: int, round_number: int | None = None) -> None:

@@ -30,13 +30,13 @@ _START = '{"type":"match_start","match":"m1","players":["ann","bob"]}'
 
 RULES: tuple[Rule, ...] = (
     Rule("F001", "invalid-json", ERROR,
-         "A line is not valid JSON (or not UTF-8, or longer than the line limit).",
-         "Every line of a log is one JSON object; a broken line cannot be read, so its event is lost.",
+         "A line is not valid JSON (or not UTF-8, or longer than 1 MiB, 1,048,576 bytes).",
+         "Every non-blank line of a log is one JSON object; a broken line cannot be read, so its event is lost.",
          '{"type":"pass","match":"m1","player":"bob"',
          '{"type":"pass","match":"m1","player":"bob"}'),
     Rule("F002", "schema-mismatch", ERROR,
-         "An event does not fit the log format: unknown `type`, a missing or mistyped field, "
-         "a tile that is not two integers 0–6, an unknown `variant`.",
+         "An event does not fit the log format: a line that is not a JSON object, an unknown `type`, "
+         "a missing or mistyped field, a tile that is not two integers 0–6, an unknown `variant`.",
          "The replay needs every field of an event with its type; a tile like [3,7] is not in a double-six set.",
          '{"type":"play","match":"m1","player":"ann","tile":[3,7]}',
          '{"type":"play","match":"m1","player":"ann","tile":[3,6]}'),
@@ -48,7 +48,7 @@ RULES: tuple[Rule, ...] = (
          '{"type":"draw","match":"m1","seq":7,"player":"ann","tile":[1,2]}\n'
          '{"type":"play","match":"m1","seq":8,"player":"ann","tile":[1,2]}'),
     Rule("F004", "outside-match-or-round", ERROR,
-         "An event of a match that has not started (or has ended), or a move outside a round.",
+         "An event of a match that has not started (or has ended), or a move or `round_end` outside a round.",
          "Moves only make sense within a deal of a running match; the replay has no state to check them against.",
          '{"type":"play","match":"m9","player":"ann","tile":[1,2]}   (no match_start for m9)',
          _START + '\n{"type":"round_start","match":"m1", …}\n{"type":"play","match":"m1", …}'),
@@ -63,8 +63,9 @@ RULES: tuple[Rule, ...] = (
          _START + '\n…\n{"type":"round_end","match":"m1", …}   (end of file)',
          _START + '\n…\n{"type":"match_end","match":"m1","scores":{"ann":104,"bob":37},"winner":"ann"}'),
     Rule("F007", "unreadable-input", ERROR,
-         "A path or stream cannot be read as a log: missing, a folder without logs, binary data, "
-         "or corrupt/truncated compression.",
+         "A path or stream cannot be read as a log: missing, not a regular file or folder, a folder "
+         "without logs, binary data, compressed data under a plain `.jsonl` name, or corrupt/truncated "
+         "compression.",
          "Nothing in such an input can be checked; the run reports it and goes on with the other inputs.",
          "drawlog validate missing.jsonl  (no such file)",
          "drawlog validate logs/  (a folder holding .jsonl, .jsonl.gz or .jsonl.zst files)"),
@@ -82,7 +83,7 @@ RULES: tuple[Rule, ...] = (
     Rule("S103", "bad-stock", ERROR,
          "The logged `stock` is not exactly the undealt tiles, each once.",
          "The stock is whatever was not dealt; a logged stock order is used to check each draw.",
-         '"stock":[[6,6],[6,6],…]  (a tile twice, or a dealt tile)',
+         '"stock":[[6,6],[6,6],…]  ([6|6] listed twice)',
          '"stock":[…the 14 undealt tiles, in draw order…]'),
     Rule("S104", "wrong-opener", ERROR,
          "The opener is not a player, or (round 2 on) not the seat clockwise after the previous "
@@ -103,7 +104,7 @@ RULES: tuple[Rule, ...] = (
     Rule("M202", "tile-not-held", ERROR,
          "A player places a tile they do not hold. The move is not applied.",
          "Only tiles in hand can be placed; this usually means a lost draw or a bot bug.",
-         '{"type":"play","match":"m1","player":"ann","tile":[6,6]}   (bob holds [6|6])',
+         '{"type":"play","match":"m1","player":"ann","tile":[6,6]}   (ann opens; bob holds [6|6])',
          '{"type":"play","match":"m1","player":"ann","tile":[1,6]}   (ann holds [1|6])'),
     Rule("M203", "tile-does-not-match", ERROR,
          "The tile does not match the chosen end (or either end). The move is not applied.",
@@ -118,29 +119,31 @@ RULES: tuple[Rule, ...] = (
          '{"type":"play","match":"m1","player":"bob","tile":[1,4],"end":"right"}'),
     Rule("M205", "illegal-draw", ERROR,
          "A draw while the stock holds two tiles or fewer: the last two stock tiles are never drawn. "
-         "The draw is applied so the replay can go on.",
-         "The last two tiles of the stock are untouchable in Draw; drawing them is the commonest cheat.",
+         "A draw of a tile in the stock is applied, so the replay can go on.",
+         "The last two stock tiles may never be drawn; a player who cannot place with the stock at two "
+         "must pass.",
          '{"type":"draw","match":"m1","player":"ann","tile":[5,6]}   (stock holds 2)',
          '{"type":"pass","match":"m1","player":"ann"}   (stock holds 2, ann cannot place)'),
     Rule("M206", "draw-not-in-stock", ERROR,
          "A draw of a tile that is not in the stock, or not the next one of the logged `stock` order.",
-         "A draw takes the top tile of the stock; a tile held, on the line, or out of order is not a draw.",
+         "A drawn tile must be in the stock and, when the log gives the stock's draw order, be the next "
+         "one; a tile held or on the line cannot be drawn.",
          '{"type":"draw","match":"m1","player":"ann","tile":[1,4]}   (already on the line)',
          '{"type":"draw","match":"m1","player":"ann","tile":[2,3]}   (the next stock tile)'),
     Rule("M207", "pass-while-drawing-allowed", ERROR,
          "A pass while the stock holds more than two tiles.",
          "A player who cannot place must draw while drawing is possible; passing is allowed only "
          "with the stock at two.",
-         '{"type":"pass","match":"m1","player":"bob"}   (stock holds 9)',
+         '{"type":"pass","match":"m1","player":"bob"}   (stock holds 9, bob cannot place)',
          '{"type":"draw","match":"m1","player":"bob","tile":[2,3]}   (stock holds 9)'),
     Rule("M208", "pass-while-playable", ERROR,
          "A pass while holding a tile that fits the line.",
          "Passing because one does not want to place is illegal: a pass is for a player who cannot place.",
-         '{"type":"pass","match":"m1","player":"bob"}   (bob holds [4|5], ends 1 and 4)',
+         '{"type":"pass","match":"m1","player":"bob"}   (stock holds 2, bob holds [4|5], ends 1 and 4)',
          '{"type":"play","match":"m1","player":"bob","tile":[4,5],"end":"right"}'),
     Rule("M209", "move-after-round-over", ERROR,
-         "A move after the round is over (a player went out, or every player passed in a row). "
-         "The move is not applied.",
+         "A move after the round is over (a player went out, or, with the stock down to two, every "
+         "player passed in a row). The move is not applied.",
          "The round ends at domino or block; the log should say `round_end` next.",
          '{"type":"pass","match":"m1","player":"bob"}   (ann just placed her last tile)',
          '{"type":"round_end","match":"m1","round":1,"reason":"domino","winner":"ann", …}'),
@@ -162,7 +165,8 @@ RULES: tuple[Rule, ...] = (
          '"points":{"ann":20}   (a block leaves hands of 3, 8 and 10 pips, ann holding the 3)',
          '"points":{"ann":15}'),
     Rule("R304", "wrong-revealed-hands", ERROR,
-         "The revealed `hands` of a `round_end` disagree with the hands the replay leaves.",
+         "The revealed `hands` of a `round_end` disagree with the hands the replay leaves (players left "
+         "out are not checked).",
          "Revealed hands are what the points are counted from; they must be the tiles still held.",
          '"hands":{"bob":[[6,6]]}   (bob still holds [1|2] and [6|6])',
          '"hands":{"bob":[[1,2],[6,6]]}'),
@@ -174,9 +178,10 @@ RULES: tuple[Rule, ...] = (
          '{"type":"match_end", …,"scores":{"ann":104,"bob":31},"winner":"ann"}'),
     Rule("R306", "wrong-match-result", ERROR,
          "`match_end` scores or winner disagree with the replay.",
-         "Final scores are the sums of the recomputed round points; equal highest scores draw the match.",
-         '"scores":{"ann":104,"bob":104},"winner":"ann"',
-         '"scores":{"ann":104,"bob":104},"winner":null'),
+         "Final scores are the sums of the recomputed round points; the winner is the player whose score "
+         "first reached the target (equal highest scores there draw the match).",
+         '"scores":{"ann":104,"bob":31},"winner":"bob"',
+         '"scores":{"ann":104,"bob":31},"winner":"ann"'),
     Rule("R307", "round-without-end", ERROR,
          "A round was left without `round_end` (a `round_start` or `match_end` came first).",
          "Every round's result must be stated so it can be checked; the replay settles it and goes on.",
@@ -184,7 +189,8 @@ RULES: tuple[Rule, ...] = (
          '…\n{"type":"round_end","match":"m1","round":1, …}\n{"type":"round_start","match":"m1","round":2, …}'),
     Rule("W401", "unknown-field", WARNING,
          "An event carries a field the format does not define; it is ignored.",
-         "Often a typo (`tiles` for `tile`) or a bot's private field; the event is checked without it.",
+         "Often a bot's private field; the event is checked without it. A misspelt field (`tiles` for "
+         "`tile`) also leaves the real one missing, which is F002.",
          '{"type":"pass","match":"m1","player":"bob","reason":"stuck"}',
          '{"type":"pass","match":"m1","player":"bob"}'),
     Rule("W402", "non-standard-target", WARNING,
@@ -193,7 +199,8 @@ RULES: tuple[Rule, ...] = (
          '{"type":"match_start","match":"m1","players":["ann","bob"],"target":50}',
          '{"type":"match_start","match":"m1","players":["ann","bob"]}'),
     Rule("W403", "variant-not-replayed", WARNING,
-         "The match is of a variant drawlog does not replay yet (`all-fives`); its events are read, not checked.",
+         "The match is of a variant drawlog does not replay yet (`all-fives`); its moves and results are "
+         "not checked (the format, `seq` and its start and end still are).",
          "All Fives has other rules (spinner, scoring in play); checking it as Draw would report false faults.",
          '{"type":"match_start","match":"m1","players":["ann","bob"],"variant":"all-fives"}',
          '{"type":"match_start","match":"m1","players":["ann","bob"],"variant":"draw"}'),

@@ -99,11 +99,6 @@ def label(tile: int) -> str:
     return f"[{low}|{high}]"
 
 
-def format_halves(halves: tuple[int, int]) -> str:
-    """Halves written as ``[a|b]``, in the order given."""
-    return f"[{halves[0]}|{halves[1]}]"
-
-
 def labels(mask: int) -> str:
     """A bit set written as ``[0|1] [2|2] …`` (``nothing`` when empty)."""
     return " ".join(label(tile) for tile in members(mask)) or "nothing"
