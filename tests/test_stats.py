@@ -652,3 +652,22 @@ def test_leaderboard_sorts_by_any_column_either_way_with_keys_breaking_ties(tmp_
         assert flipped == sorted(values, reverse=ascending), column
     result = runner.invoke(app, ["players", str(tmp_path / "stats"), "--sort", "nonsense"])
     assert result.exit_code == 2 and "rounds_won_blocked" in result.output
+
+
+@pytest.mark.parametrize(("ts", "expected"), [
+    ("2024-05-01T12:00:00Z", "2024-05-01T12:00:00+00:00"),
+    ("2024-05-01t14:30:00.25+02:30", "2024-05-01T12:00:00.250000+00:00"),
+    ("2024-05-01 12:00:00z", "2024-05-01T12:00:00+00:00"),
+    ("2016-12-31T23:59:60Z", "2016-12-31T23:59:59+00:00"),
+    ("yesterday", None),
+    ("2024-02-30T00:00:00Z", None),
+])
+def test_started_at_reads_rfc_3339_timestamps(tmp_path: Path, ts: str, expected: str | None):
+    lines = (ROOT / "tests" / "fixtures" / "codes" / "R303.clean.jsonl").read_text(encoding="utf-8").splitlines()
+    start = json.loads(lines[0])
+    start["ts"] = ts
+    log = tmp_path / "ts.jsonl"
+    log.write_text("\n".join([json.dumps(start), *lines[1:]]) + "\n", encoding="utf-8")
+    write_tables([str(log)], tmp_path / "stats")
+    [started_at] = _all_tables(tmp_path / "stats")["matches"]["started_at"].to_list()
+    assert (started_at.isoformat() if started_at else None) == expected

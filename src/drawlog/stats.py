@@ -267,9 +267,13 @@ def _text(value: object) -> str | None:
 
 
 def _timestamp(text: str | None) -> datetime | None:
+    """An RFC 3339 timestamp (``t`` and ``z`` in either case; a leap second read as :59), or None."""
     if not text:
         return None
+    text = text.upper().replace("Z", "+00:00")
+    if text[17:19] == "60":  # 2016-12-31T23:59:60Z: Python's datetime has no leap seconds
+        text = text[:17] + "59" + text[19:]
     try:
-        return datetime.fromisoformat(text.replace("Z", "+00:00"))
+        return datetime.fromisoformat(text)
     except ValueError:
         return None
