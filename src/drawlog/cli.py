@@ -17,9 +17,9 @@ from typer.core import TyperGroup
 
 from . import COMPILED, __version__
 from .bots import BOTS
-from .errors import WriteFailed
+from .errors import NothingRead, OutputError, WriteFailed
 from .events import json_schema
-from .frames import frame_table, write_frame
+from .frames import frame_table, write_frame, write_output
 from .recording import open_output, record
 from .rules import RULES, Rule, find_rule, select_codes
 from .simulate import SimulationOptions, Simulator
@@ -269,21 +269,13 @@ def simulate(
     except OSError as error:
         raise WriteFailed(output, error) from None
     if faults_file is not None:
-        _write_faults(faults_file, tally.faults)
+        write_output(faults_file, lambda listing: listing.writelines(msgspec.json.encode(fault) + b"\n"
+                                                                     for fault in tally.faults))
     if not quiet:
         report.print(results_table(tally))
         if faults_file is not None:
             report.print(Text(f"{quantity(len(tally.faults), 'fault')} injected, listed in {faults_file}"),
                          soft_wrap=True)
-
-
-def _write_faults(path: str, faults: list[Any]) -> None:
-    """List the injected faults in ``path``, one JSON object a line."""
-    try:
-        with open(path, "wb") as listing:
-            listing.writelines(msgspec.json.encode(fault) + b"\n" for fault in faults)
-    except OSError as error:
-        raise WriteFailed(path, error) from None
 
 
 class FrameFormat(str, Enum):
@@ -301,7 +293,6 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     from .dataset import open_tables, write_tables
-    from .errors import NothingRead, OutputError
 
     validator = Validator()
     console = Console(stderr=True)
@@ -379,7 +370,6 @@ def audit(
 
     Exit status: 0 when the tables were written (the findings are in them), 2 when nothing could be read.
     """
-    from .dataset import OutputError
     from .reports import audit_summary
 
     summary = _write_stats(paths, out, partition_by, "auditing", quiet, jobs)
@@ -401,8 +391,6 @@ def audit(
 
 def _frame_command(compute, fmt: FrameFormat, output: Optional[str]) -> None:  # noqa: ANN001
     """Compute a table and write it in ``fmt`` to ``output``; a folder that ``compute`` refuses is a usage error."""
-    from .dataset import OutputError
-
     if fmt is FrameFormat.parquet and output in (None, "-") and sys.stdout.isatty():
         raise typer.BadParameter("parquet goes to a file: add -o FILE", param_hint="--format")
     try:

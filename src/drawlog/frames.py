@@ -82,9 +82,9 @@ def write_frame(frame, fmt: str, output: str | None, console: Console) -> None: 
         return
     if fmt == "table":
         text = plain_text(frame_tables(frame, console.width), console.width)
-        _write_output(output, lambda stream: stream.write(text.encode("utf-8")))
+        write_output(output, lambda stream: stream.write(text.encode("utf-8")))
     else:
-        _write_output(output, lambda stream: _encode_frame(frame, fmt, stream))
+        write_output(output, lambda stream: _encode_frame(frame, fmt, stream))
 
 
 def plain_text(renderables: list[Table], width: int) -> str:
@@ -97,7 +97,7 @@ def plain_text(renderables: list[Table], width: int) -> str:
     return buffer.getvalue()
 
 
-def _write_output(output: str | None, write: Callable[[IO[bytes]], object]) -> None:
+def write_output(output: str | None, write: Callable[[IO[bytes]], object]) -> None:
     """Call ``write`` with a binary stream to the file ``output`` (or standard output for None or ``-``), then flush it.
 
     A file that cannot be opened, written or closed raises :class:`WriteFailed`
