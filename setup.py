@@ -15,7 +15,8 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 #: The modules compiled: the rules engine, the replay and the statistics recorder, where runs spend their time.
-COMPILED = ["tiles", "line", "scoring", "errors", "rounds", "match", "replay", "sinks", "stats"]
+COMPILED = ["errors", "engine/tiles", "engine/line", "engine/scoring", "engine/rounds", "engine/match",
+            "check/replay", "tables/sinks", "tables/stats"]
 
 
 class OptionalBuildExt(build_ext):

@@ -22,9 +22,9 @@ from collections.abc import Callable
 
 import msgspec
 
-from drawlog.events import AnyEvent, Draw, Pass, Play
-from drawlog.simulate import SimulationOptions, Simulator, encode_events
-from drawlog.validator import Validator
+from drawlog.check.validator import Validator
+from drawlog.log.events import AnyEvent, Draw, Pass, Play
+from drawlog.play.simulate import SimulationOptions, Simulator, encode_events
 
 
 def best_of(repeat: int, run: Callable[[], object]) -> tuple[float, object]:

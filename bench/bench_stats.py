@@ -34,9 +34,9 @@ import msgspec
 import polars as pl
 
 import drawlog
-from drawlog.dataset import open_tables, write_tables
-from drawlog.events import AnyEvent
-from drawlog.simulate import SimulationOptions, Simulator, encode_events
+from drawlog.log.events import AnyEvent
+from drawlog.play.simulate import SimulationOptions, Simulator, encode_events
+from drawlog.tables.dataset import open_tables, write_tables
 
 BENCH = Path(__file__).resolve().parent
 DATA = BENCH / "data"

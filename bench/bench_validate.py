@@ -41,9 +41,9 @@ from pathlib import Path
 import msgspec
 
 import drawlog
-from drawlog.events import AnyEvent
-from drawlog.simulate import SimulationOptions, Simulator, encode_events, interleave
-from drawlog.validator import Validator
+from drawlog.check.validator import Validator
+from drawlog.log.events import AnyEvent
+from drawlog.play.simulate import SimulationOptions, Simulator, encode_events, interleave
 
 BENCH_DIR = Path(__file__).resolve().parent
 DEFAULT_DATA = BENCH_DIR / "data"

@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_validate import DEFAULT_DATA, DEFAULT_SEED, ensure_log  # noqa: E402
 
-from drawlog.validator import Validator  # noqa: E402
+from drawlog.check.validator import Validator  # noqa: E402
 
 
 def run(path: Path) -> tuple[int, object]:

@@ -13,7 +13,7 @@ import re
 import sys
 from pathlib import Path
 
-from drawlog.simulate import SimulationOptions, Simulator, encode_events, interleave
+from drawlog.play.simulate import SimulationOptions, Simulator, encode_events, interleave
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "codes"

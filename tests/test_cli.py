@@ -20,12 +20,12 @@ import pytest
 from typer.testing import CliRunner
 
 import drawlog
+from drawlog.check.rules import RULES, RULES_BY_CODE, find_rule
+from drawlog.check.violations import Summary, Violation
 from drawlog.cli import app
-from drawlog.events import json_schema
-from drawlog.rules import RULES, RULES_BY_CODE, find_rule
-from drawlog.simulate import SimulationOptions, Simulator, encode_events
-from drawlog.violations import Summary, Violation
-from drawlog.writers import TextWriter
+from drawlog.log.events import json_schema
+from drawlog.play.simulate import SimulationOptions, Simulator, encode_events
+from drawlog.views.writers import TextWriter
 
 SUMMARY_KEYS = {"files", "lines", "events", "matches", "violations", "errors", "warnings"}
 VIOLATION_KEYS = {"file", "line", "match", "round", "player", "code", "severity", "message"}

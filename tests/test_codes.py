@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from drawlog.rules import RULES
-from drawlog.validator import Validator
+from drawlog.check.rules import RULES
+from drawlog.check.validator import Validator
 
 HERE = Path(__file__).resolve().parent
 CODES_DIR = HERE / "fixtures" / "codes"

@@ -6,8 +6,8 @@ import json
 import re
 from pathlib import Path
 
-from drawlog.events import json_schema
-from drawlog.rules import RULES
+from drawlog.check.rules import RULES
+from drawlog.log.events import json_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from drawlog import IllegalAction, Match, Round, match_result, score_round
-from drawlog.line import Line
-from drawlog.match import Deal, hand_size
-from drawlog.tiles import FULL_SET, PIPS, TILE_COUNT, TILES, bits, label, pip_total, tile_id
+from drawlog.engine.line import Line
+from drawlog.engine.match import Deal, hand_size
+from drawlog.engine.tiles import FULL_SET, PIPS, TILE_COUNT, TILES, bits, label, pip_total, tile_id
 
 NAMES2 = ("ann", "bob")
 NAMES3 = ("ann", "bob", "cy")
@@ -304,7 +304,7 @@ def test_passes_with_drawing_still_possible_never_block():
 
 
 def test_tile_count_counts_every_set_of_tiles():
-    from drawlog.tiles import FULL_SET, tile_count
+    from drawlog.engine.tiles import FULL_SET, tile_count
 
     rng = __import__("random").Random(5)
     for mask in [0, FULL_SET, 1, 1 << 27, *(rng.getrandbits(28) for _ in range(500))]:

@@ -8,9 +8,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from drawlog.dataset import write_tables
-from drawlog.simulate import SimulationOptions, Simulator, encode_events
-from drawlog.validator import Validator
+from drawlog.check.validator import Validator
+from drawlog.play.simulate import SimulationOptions, Simulator, encode_events
+from drawlog.tables.dataset import write_tables
 
 BASE = b"".join(encode_events(Simulator(5, SimulationOptions(players=3, log_seq=True, reveal_hands=True))
                               .match("m1")))

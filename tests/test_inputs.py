@@ -26,7 +26,7 @@ import zstandard
 from typer.testing import CliRunner
 
 from drawlog.cli import app
-from drawlog.simulate import SimulationOptions, Simulator, encode_events
+from drawlog.play.simulate import SimulationOptions, Simulator, encode_events
 
 VIOLATION_KEYS = {"file", "line", "match", "round", "player", "code", "severity", "message"}
 # Wide, colourless output so that rich never wraps or styles what the tests read.
@@ -494,7 +494,7 @@ def test_huge_line_is_f001_and_the_run_goes_on(tmp_path: Path, where: str) -> No
 
 @pytest.mark.parametrize("extra", [0, 1, 30_000])
 def test_the_line_limit_holds_for_valid_events_too(tmp_path: Path, extra: int) -> None:
-    from drawlog.reader import MAX_LINE_BYTES
+    from drawlog.log.reader import MAX_LINE_BYTES
 
     head, tail = b'{"type":"match_start","match":"m1","players":["a","b"],"meta":{"pad":"', b'"}}'
     line = head + b"x" * (MAX_LINE_BYTES - len(head) - len(tail) + extra) + tail

@@ -19,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from drawlog.cli import app
-from drawlog.frames import nested_as_json
+from drawlog.views.frames import nested_as_json
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_logs" / "tournament-2p.jsonl"

@@ -6,8 +6,8 @@ import gzip
 import importlib.util
 from pathlib import Path
 
-from drawlog.rules import RULES
-from drawlog.validator import validate_paths
+from drawlog.check.rules import RULES
+from drawlog.check.validator import validate_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_logs"

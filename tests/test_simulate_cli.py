@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from drawlog.check.validator import validate_paths
 from drawlog.cli import app
-from drawlog.faults import KINDS
-from drawlog.recording import record
-from drawlog.simulate import SimulationOptions, Simulator
-from drawlog.validator import validate_paths
+from drawlog.play.faults import KINDS
+from drawlog.play.recording import record
+from drawlog.play.simulate import SimulationOptions, Simulator
 
 runner = CliRunner()
 

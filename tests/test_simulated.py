@@ -7,10 +7,10 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from drawlog.events import MatchEnd, RoundEnd
-from drawlog.replay import Observer
-from drawlog.simulate import BOTS, SimulationOptions, Simulator, encode_events, interleave
-from drawlog.validator import Validator
+from drawlog.check.replay import Observer
+from drawlog.check.validator import Validator
+from drawlog.log.events import MatchEnd, RoundEnd
+from drawlog.play.simulate import BOTS, SimulationOptions, Simulator, encode_events, interleave
 
 player_counts = st.sampled_from([2, 3, 4, "mixed"])
 bot_lineups = st.lists(st.sampled_from(sorted(BOTS)), min_size=1, max_size=4)
@@ -100,7 +100,7 @@ def test_events_in_memory_replay_like_their_log(seed, players):
 @given(seed=seeds, players=st.sampled_from([2, 3, 4]))
 def test_replay_fast_paths_agree_with_the_checks(seed, players):
     """try_draw / try_play / try_pass report exactly what check_* finds, for every action in reach."""
-    from drawlog.tiles import TILES
+    from drawlog.engine.tiles import TILES
 
     simulator = Simulator(seed, SimulationOptions(players=players, bots=("random",)))
     events = simulator.match("m1")

@@ -12,12 +12,12 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
+from drawlog.check.validator import validate_paths
 from drawlog.cli import app
-from drawlog.dataset import MANIFEST, OutputError, open_tables, write_tables
-from drawlog.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
-from drawlog.reports import audit_summary, leaderboard, query, ratings
-from drawlog.simulate import SimulationOptions, Simulator, encode_events, interleave
-from drawlog.validator import validate_paths
+from drawlog.log.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
+from drawlog.play.simulate import SimulationOptions, Simulator, encode_events, interleave
+from drawlog.tables.dataset import MANIFEST, OutputError, open_tables, write_tables
+from drawlog.tables.reports import audit_summary, leaderboard, query, ratings
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_logs"
@@ -351,8 +351,8 @@ def test_a_folder_named_like_a_pattern_is_read_back(tmp_path: Path):
 
 
 def test_the_writer_thread_writes_the_same_tables_as_the_replay_thread(corpus, tmp_path: Path):
-    from drawlog.dataset import _write_in_one_process
-    from drawlog.validator import Validator
+    from drawlog.check.validator import Validator
+    from drawlog.tables.dataset import _write_in_one_process
 
     inputs = [str(corpus[0]), str(SAMPLES / "every-violation.jsonl")]
     folders = [tmp_path / "threaded", tmp_path / "inline"]
@@ -366,7 +366,7 @@ def test_the_writer_thread_writes_the_same_tables_as_the_replay_thread(corpus, t
 
 
 def test_writer_thread_runs_jobs_in_order_and_hands_back_the_first_error():
-    from drawlog.sinks import WriterThread
+    from drawlog.tables.sinks import WriterThread
 
     done: list[int] = []
     writer = WriterThread(backlog=1)
@@ -417,7 +417,7 @@ def test_small_row_groups_write_the_same_tables(corpus, tmp_path: Path):
 def test_a_wide_table_is_split_to_fit_repeating_its_key_columns():
     from rich.console import Console
 
-    from drawlog.frames import frame_tables
+    from drawlog.views.frames import frame_tables
 
     frame = pl.DataFrame({"player": ["ann", "bob"], "tournament": ["spring", None],
                           **{f"measure_{index}": [float(index), 10.5 * index] for index in range(12)}})
@@ -440,7 +440,7 @@ def test_tables_read_back_with_the_schemas_columns_and_types(corpus_stats, tmp_p
     """Moves are written with dictionaries and delta-encoded lines, yet read back as the schema says."""
     import pyarrow.parquet as pq
 
-    from drawlog.stats import SCHEMAS
+    from drawlog.tables.stats import SCHEMAS
 
     out = tmp_path / "stats"
     write_tables([str(SAMPLES / "every-violation.jsonl")], out)
@@ -475,8 +475,8 @@ def test_a_round_of_over_65535_moves_keeps_its_plies(tmp_path: Path):
 
 
 def test_a_context_index_too_large_to_pack_is_kept_aside(tmp_path: Path):
-    from drawlog.sinks import CONTEXT_MAX, MoveSink
-    from drawlog.stats import SCHEMAS
+    from drawlog.tables.sinks import CONTEXT_MAX, MoveSink
+    from drawlog.tables.stats import SCHEMAS
 
     sink = MoveSink(tmp_path / "moves.parquet", SCHEMAS["moves"])
     for index in range(CONTEXT_MAX + 3):
@@ -560,7 +560,7 @@ def test_a_damaged_statistics_folder_is_named_not_a_traceback(tmp_path: Path):
 
 
 def test_jobs_are_no_more_than_the_inputs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    import drawlog.dataset as dataset
+    import drawlog.tables.dataset as dataset
 
     asked: list[int] = []
     real = dataset._write_in_parallel

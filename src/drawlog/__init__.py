@@ -4,14 +4,22 @@ The rules engine (:class:`Match`, :class:`Round`) is a pure library; the
 :class:`Validator` replays logs through it; the CLI (``drawlog``) sits on top.
 """
 
-from .errors import DrawlogError, Fault, IllegalAction, InputError, NothingRead, OutputError, WriteFailed
-from .events import FORMAT_VERSION, AnyEvent, json_schema
-from .match import Match, check_players, hand_size
-from .rounds import BLOCKED, DOMINO, Placement, Round
-from .rules import RULES, RULES_BY_CODE, Rule, find_rule
-from .scoring import MatchResult, RoundScore, default_target, match_result, score_round
-from .validator import Validator, validate_lines, validate_paths
-from .violations import Summary, Violation
+from .check.rules import RULES, RULES_BY_CODE, Rule, find_rule
+from .check.validator import Validator, validate_lines, validate_paths
+from .check.violations import Summary, Violation
+from .engine.match import Match, check_players, hand_size
+from .engine.rounds import BLOCKED, DOMINO, Placement, Round
+from .engine.scoring import MatchResult, RoundScore, default_target, match_result, score_round
+from .errors import (
+    DrawlogError,
+    Fault,
+    IllegalAction,
+    InputError,
+    NothingRead,
+    OutputError,
+    WriteFailed,
+)
+from .log.events import FORMAT_VERSION, AnyEvent, json_schema
 
 __version__ = "0.1.0"
 

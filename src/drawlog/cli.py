@@ -16,16 +16,23 @@ from rich.text import Text
 from typer.core import TyperGroup
 
 from . import COMPILED, __version__
-from .bots import BOTS
+from .check.rules import RULES, Rule, find_rule, select_codes
+from .check.validator import Validator
+from .check.violations import Summary
 from .errors import NothingRead, OutputError, WriteFailed
-from .events import json_schema
-from .frames import frame_table, write_frame, write_output
-from .recording import open_output, record
-from .rules import RULES, Rule, find_rule, select_codes
-from .simulate import SimulationOptions, Simulator
-from .validator import Validator
-from .violations import Summary
-from .writers import STANDARD_OUTPUT, GuardedStream, make_writer, quantity, results_table, summary_line
+from .log.events import json_schema
+from .play.bots import BOTS
+from .play.recording import open_output, record
+from .play.simulate import SimulationOptions, Simulator
+from .views.frames import frame_table, write_frame, write_output
+from .views.writers import (
+    STANDARD_OUTPUT,
+    GuardedStream,
+    make_writer,
+    quantity,
+    results_table,
+    summary_line,
+)
 
 EXIT_CLEAN, EXIT_ERRORS, EXIT_UNUSABLE = 0, 1, 2
 #: A reader that went away (``drawlog … | head``): 128 + SIGPIPE, what a shell reports for ``cat`` there.
@@ -255,7 +262,13 @@ def simulate(
     options = SimulationOptions(players=players.value if players is Players.mixed else int(players.value),
                                 bots=lineup, log_stock=stock, log_seq=seq, reveal_hands=reveal_hands,
                                 fault_rate=faults, match_prefix=match_prefix)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
     report = Console(stderr=output == "-")
     progress = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
@@ -272,7 +285,7 @@ def simulate(
         write_output(faults_file, lambda listing: listing.writelines(msgspec.json.encode(fault) + b"\n"
                                                                      for fault in tally.faults))
     if not quiet:
-        report.print(results_table(tally))
+        report.print(results_table(tally.matches, tally.rows()))
         if faults_file is not None:
             report.print(Text(f"{quantity(len(tally.faults), 'fault')} injected, listed in {faults_file}"),
                          soft_wrap=True)
@@ -292,7 +305,7 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
     """Validate and write the tables; exit 2 when the folder or the key is refused, or nothing could be read."""
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    from .dataset import open_tables, write_tables
+    from .tables.dataset import open_tables, write_tables
 
     validator = Validator()
     console = Console(stderr=True)
@@ -370,7 +383,7 @@ def audit(
 
     Exit status: 0 when the tables were written (the findings are in them), 2 when nothing could be read.
     """
-    from .reports import audit_summary
+    from .tables.reports import audit_summary
 
     summary = _write_stats(paths, out, partition_by, "auditing", quiet, jobs)
     console = Console(highlight=False, emoji=False)
@@ -412,7 +425,7 @@ def query(
     """Run SQL (polars SQL) over the statistics tables."""
     import polars as pl
 
-    from .reports import query as run_query
+    from .tables.reports import query as run_query
 
     def compute():  # noqa: ANN202
         try:
@@ -435,8 +448,8 @@ def players(
                                                                         "plain text).")] = None,
 ) -> None:
     """A leaderboard per player: results, rating, how they win, how they draw, how often they break rules."""
-    from .dataset import PARTITION_KEYS
-    from .reports import LEADERBOARD_COLUMNS, leaderboard
+    from .tables.dataset import PARTITION_KEYS
+    from .tables.reports import LEADERBOARD_COLUMNS, leaderboard
 
     if by is not None and by not in PARTITION_KEYS:
         raise typer.BadParameter(f"choose one of {', '.join(PARTITION_KEYS)}", param_hint="--by")
@@ -454,7 +467,7 @@ def ratings(
                                                                         "plain text).")] = None,
 ) -> None:
     """Plackett–Luce skill ratings (openskill) from finished matches in time order, with their uncertainty."""
-    from .reports import ratings as compute_ratings
+    from .tables.reports import ratings as compute_ratings
 
     _frame_command(lambda: compute_ratings(Path(folder)), output_format, output)
 

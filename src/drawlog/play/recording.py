@@ -89,6 +89,13 @@ class Tally:
             elif winner in seats:
                 record.wins += 1
 
+    def rows(self) -> list[tuple[str, ...]]:
+        """Per bot, best win share first: bot, matches, seats, wins, win share, drawn, mean final score."""
+        ranked = sorted(self.bots.items(), key=lambda item: -item[1].win_share)
+        return [(name, f"{record.matches:,}", f"{record.seats:,}", f"{record.wins:,}", f"{record.win_share:.1%}",
+                 f"{record.drawn:,}", f"{record.points / record.seats:.1f}" if record.seats else "-")
+                for name, record in ranked]
+
 
 class _Clock:
     """RFC 3339 timestamps per match: a start time, then a few seconds per event."""

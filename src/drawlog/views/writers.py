@@ -17,10 +17,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .errors import WriteFailed
-from .recording import Tally
-from .rules import RULES_BY_CODE
-from .violations import Summary, Violation
+from ..check.rules import RULES_BY_CODE
+from ..check.violations import Summary, Violation
+from ..errors import WriteFailed
 
 FORMATS = ("text", "json", "jsonl", "github")
 
@@ -269,14 +268,14 @@ def make_writer(fmt: str, stream: IO[str], statistics: bool = False) -> Writer:
     return TextWriter(stream)
 
 
-def results_table(tally: Tally) -> Table:
-    """A simulation's results per bot: matches, wins, win share, draws, mean final score."""
-    table = Table(title=f"{tally.matches:,} simulated matches", title_justify="left")
-    for column in ("bot", "matches", "seats", "wins", "win share", "drawn", "mean score"):
+RESULT_COLUMNS = ("bot", "matches", "seats", "wins", "win share", "drawn", "mean score")
+
+
+def results_table(matches: int, rows: list[tuple[str, ...]]) -> Table:
+    """A simulation's results per bot (rows of :data:`RESULT_COLUMNS`, from ``Tally.rows``)."""
+    table = Table(title=f"{matches:,} simulated matches", title_justify="left")
+    for column in RESULT_COLUMNS:
         table.add_column(column, justify="left" if column == "bot" else "right")
-    ranked = sorted(tally.bots.items(), key=lambda item: -item[1].win_share)
-    for name, record in ranked:
-        table.add_row(name, f"{record.matches:,}", f"{record.seats:,}", f"{record.wins:,}",
-                      f"{record.win_share:.1%}", f"{record.drawn:,}",
-                      f"{record.points / record.seats:.1f}" if record.seats else "-")
+    for row in rows:
+        table.add_row(*row)
     return table

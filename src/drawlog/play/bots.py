@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from .rounds import Round
-from .tiles import FULL_SET, PIPS, SUIT, TILE_ID, is_double
+from ..engine.rounds import Round
+from ..engine.tiles import FULL_SET, PIPS, SUIT, TILE_ID, is_double
 
 DRAW = ("draw",)
 PASS = ("pass",)

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 
 import msgspec
 
+from ..engine.match import Deal, Match, hand_size
+from ..engine.rounds import Round
+from ..engine.tiles import TILE_COUNT, TILES, bits, members
+from ..log.events import Draw, Event, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
 from .bots import BOTS, Bot
-from .events import Draw, Event, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
 from .faults import Defective, FaultPlan, InjectedFault
-from .match import Deal, Match, hand_size
-from .rounds import Round
-from .tiles import TILE_COUNT, TILES, bits, members
 
 #: A line of a simulated log: an event, or an event written with a deliberate defect.
 LogItem = Event | Defective

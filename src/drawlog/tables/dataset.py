@@ -17,12 +17,12 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from .errors import InputError, NothingRead, OutputError
-from .reader import STDIN, expand_paths
+from ..check.validator import Validator
+from ..check.violations import Summary
+from ..errors import InputError, NothingRead, OutputError
+from ..log.reader import STDIN, expand_paths
 from .sinks import MOVE_PARQUET, ROWS_PER_GROUP, MoveSink, TableSink, WriterThread, open_writer
 from .stats import MATCH_KEYS, SCHEMAS, TABLES, WRITE_SCHEMAS, StatsRecorder
-from .validator import Validator
-from .violations import Summary
 
 MANIFEST = "_drawlog.json"
 PARTITION_KEYS = (*MATCH_KEYS, "file")
@@ -176,7 +176,6 @@ def _write_in_parallel(inputs: list[str], folder: Path, jobs: int) -> tuple[Summ
 
 def _partition(flat: Path, staging: Path, key: str) -> None:
     import pyarrow.dataset as ds
-
     import pyarrow.parquet as pq
 
     for name in TABLES:
@@ -194,7 +193,7 @@ def _write_manifest(staging: Path, paths: list[str], partition_by: str | None, s
                     rows: dict[str, int]) -> None:
     import msgspec
 
-    from . import __version__
+    from .. import __version__
 
     manifest = {
         "drawlog": __version__, "written": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),

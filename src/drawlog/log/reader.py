@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from .errors import InputError
+from ..errors import InputError
 
 LOG_SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst")
 STDIN = "-"

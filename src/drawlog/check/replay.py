@@ -14,12 +14,12 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
-from .errors import Fault
-from .events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
-from .match import MAX_PLAYERS, MIN_PLAYERS, Match, check_players
-from .rounds import Round
+from ..engine.match import MAX_PLAYERS, MIN_PLAYERS, Match, check_players
+from ..engine.rounds import Round
+from ..engine.scoring import default_target
+from ..errors import Fault
+from ..log.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
 from .rules import SEVERITY, WARNING
-from .scoring import default_target
 from .violations import Reporter
 
 # The event classes as compiled constants: a module global would be looked up on every event.

@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from .tiles import TILE_COUNT, label
+from ..engine.tiles import TILE_COUNT, label
 
 #: ``LABELS[id]``: each tile written as ``[low|high]``.
 LABELS: Final = tuple(label(tile) for tile in range(TILE_COUNT))

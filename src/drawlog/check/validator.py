@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterable, Iterator
 
 import msgspec
 
-from .errors import InputError
-from .events import KNOWN_FIELDS, AnyEvent
-from .reader import MAX_LINE_BYTES, LongLine, Source, expand_paths, printable, read_blocks
+from ..errors import InputError
+from ..log.events import KNOWN_FIELDS, AnyEvent
+from ..log.reader import MAX_LINE_BYTES, LongLine, Source, expand_paths, printable, read_blocks
 from .replay import Replay, Table
 from .rules import SEVERITY
 from .violations import Reporter, Summary, Violation

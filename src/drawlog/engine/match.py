@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Final, NamedTuple
 
-from .errors import Fault
+from ..errors import Fault
 from .rounds import Round
 from .scoring import MatchResult, RoundScore, default_target, match_result
 from .tiles import FULL_SET, label, labels, tile_id

@@ -17,10 +17,12 @@ from typing import Any, Final
 
 import pyarrow as pa
 
-from .errors import Fault
-from .events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
-from .replay import Observer, Table
-from .rounds import Round
+from ..check.replay import Observer, Table
+from ..check.violations import Violation
+from ..engine.rounds import Round
+from ..engine.tiles import TILE_COUNT, is_double, tile_count, tile_id
+from ..errors import Fault
+from ..log.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
 from .sinks import (
     DRAW_CODE,
     LABELS,
@@ -32,8 +34,6 @@ from .sinks import (
     TableSink,
     text_as_dictionary,
 )
-from .tiles import TILE_COUNT, is_double, tile_count, tile_id
-from .violations import Violation
 
 #: Columns copied from the match into every table, so each can be partitioned by them.
 MATCH_KEYS = ("tournament", "table_name")

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from .errors import WriteFailed
+from ..errors import WriteFailed
 from .writers import literal
 
 

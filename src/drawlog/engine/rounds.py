@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
-from .errors import Fault, IllegalAction
+from ..errors import Fault, IllegalAction
 from .line import LEFT, RIGHT, Line
 from .scoring import RoundScore, score_round
 from .tiles import FULL_SET, TILES, label, labels, members, tile_id

@@ -15,9 +15,9 @@ from typing import Any
 
 import msgspec
 
-from .events import Draw, Event, Pass, Play
-from .rounds import Round
-from .tiles import TILES, members
+from ..engine.rounds import Round
+from ..engine.tiles import TILES, members
+from ..log.events import Draw, Event, Pass, Play
 
 #: Moves: fault kinds that replace a player's move.
 MOVE_KINDS = ("M202", "M205", "M206", "M207", "M208")

@@ -1,0 +1,1 @@
+"""Validation: the rule catalog, the replay of matches through the engine, violations."""

@@ -1,0 +1,1 @@
+"""Simulation: built-in bots, the simulator, fault injection, writing simulated logs."""

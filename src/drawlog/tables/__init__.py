@@ -1,0 +1,1 @@
+"""Statistics: the Parquet tables built from the replay, the output folder, reports over it."""

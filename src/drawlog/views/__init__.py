@@ -1,0 +1,1 @@
+"""Output for people and tools: violation writers, tables on screen and in files."""
