@@ -15,8 +15,8 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from ..engine.match import MAX_PLAYERS, MIN_PLAYERS, Match, check_players
+from ..engine.profiles import PROFILES, house_rules
 from ..engine.rounds import Round
-from ..engine.scoring import default_target
 from ..errors import Fault
 from ..log.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
 from .rules import SEVERITY, WARNING
@@ -229,20 +229,16 @@ class Replay:
             self.observer.match_started(table, event, line)
 
     def _set_up(self, table: Table, event: MatchStart, seats: list[str], line: int) -> None:
-        """W403 and W402, and the :class:`Match` to replay (none when the variant or seats rule it out)."""
-        match_id = table.id
-        if event.variant != "draw":
-            self._emit("W403", f"variant {event.variant!r} is not replayed: its events are read, not checked",
-                       line, match_id, None, None, table)
-            return
+        """W402 and S101 for the rules, and the :class:`Match` to replay (none when the seats or deal rule it out)."""
         if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
             return
-        standard = default_target(len(seats))
-        if event.target is not None and event.target != standard:
-            self._emit("W402", f"target {event.target}; the standard with {len(seats)} players is {standard}",
-                       line, match_id, None, None, table)
-        table.match = Match(seats, event.target)
-        table.seat_of = table.match.seat_of
+        house = event.rules
+        faults, rules = house_rules(PROFILES[event.variant], len(seats), house.hand if house else None,
+                                    house.reserve if house else None, event.target)
+        self._faults(faults, line, table, None)
+        if rules is not None:
+            table.match = Match(seats, rules=rules)
+            table.seat_of = table.match.seat_of
 
     def _round_start(self, event: RoundStart, line: int) -> None:
         table = self.tables.get(event.match)
@@ -290,6 +286,10 @@ class Replay:
         could_play = observer is not None and state.playable(seat) != 0
         if isinstance(event, _PLAY):
             faults = state.try_play(seat, event.tile, event.end)
+            if event.points is not None and not (faults and any(fault.impossible for fault in faults)):
+                claim = state.check_points(event.points)
+                if claim is not None:
+                    faults = (*faults, claim)
         elif isinstance(event, _DRAW):
             faults = state.try_draw(seat, event.tile)
         else:

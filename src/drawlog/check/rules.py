@@ -24,6 +24,8 @@ class Rule:
     why: str
     bad: str
     good: str
+    #: A code no longer reported (kept so that filters naming it still work).
+    retired: bool = False
 
 
 _START = '{"type":"match_start","match":"m1","players":["ann","bob"]}'
@@ -36,7 +38,8 @@ RULES: tuple[Rule, ...] = (
          '{"type":"pass","match":"m1","player":"bob"}'),
     Rule("F002", "schema-mismatch", ERROR,
          "An event does not fit the log format: a line that is not a JSON object, an unknown `type`, "
-         "a missing or mistyped field, a tile that is not two integers 0–6, an unknown `variant`.",
+         "a missing or mistyped field, a tile that is not two integers 0–6, an unknown `variant`, an "
+         "unknown or mistyped key in `rules` (or `rules.reserve` in an All Fives match).",
          "The replay needs every field of an event with its type; a tile like [3,7] is not in a double-six set.",
          '{"type":"play","match":"m1","player":"ann","tile":[3,7]}',
          '{"type":"play","match":"m1","player":"ann","tile":[3,6]}'),
@@ -70,14 +73,17 @@ RULES: tuple[Rule, ...] = (
          "drawlog validate missing.jsonl  (no such file)",
          "drawlog validate logs/  (a folder holding .jsonl, .jsonl.gz or .jsonl.zst files)"),
     Rule("S101", "bad-players", ERROR,
-         "`players` does not list 2 to 4 players, or lists a player twice.",
-         "Draw is played by 2, 3 or 4 individuals; seat order is turn order, so ids must be unique.",
+         "`players` does not list 2 to 4 players, or lists a player twice, or the deal cannot fit: "
+         "players × `rules.hand` + `rules.reserve` is more than the 28 tiles of the set.",
+         "Draw and All Fives are played by 2, 3 or 4 individuals; seat order is turn order, so ids must be "
+         "unique; a deal needs enough tiles.",
          '{"type":"match_start","match":"m1","players":["ann","ann"]}',
          '{"type":"match_start","match":"m1","players":["ann","bob"]}'),
     Rule("S102", "bad-deal", ERROR,
-         "A bad deal: a wrong hand size (7 each with 2–3 players, 6 with 4), a tile dealt twice, "
+         "A bad deal: a wrong hand size (Draw 7 each with 2–3 players, 6 with 4; All Fives 9, 7, 5 with 2, 3, 4; "
+         "or `rules.hand`), a tile dealt twice, "
          "a player without a hand, or a hand for someone not playing.",
-         "The deal fixes the stock: 14 tiles with 2 players, 7 with 3, 4 with 4.",
+         "The deal fixes the stock: in Draw 14 tiles with 2 players, 7 with 3, 4 with 4.",
          '"hands":{"ann":[[0,0],[0,1],[0,2],[0,3],[0,4],[0,5]],"bob":[…7 tiles…]}  (ann has 6)',
          '"hands":{"ann":[[0,0],[0,1],[0,2],[0,3],[0,4],[0,5],[0,6]],"bob":[…7 tiles…]}'),
     Rule("S103", "bad-stock", ERROR,
@@ -87,8 +93,10 @@ RULES: tuple[Rule, ...] = (
          '"stock":[…the 14 undealt tiles, in draw order…]'),
     Rule("S104", "wrong-opener", ERROR,
          "The opener is not a player, or (round 2 on) not the seat clockwise after the previous "
-         "round's opener.",
-         "The opening passes one seat clockwise each round, whoever won the previous round.",
+         "round's opener (Draw), or not the player who went out in the previous round (All Fives; "
+         "after a blocked round any player opens).",
+         "In Draw the opening passes one seat clockwise each round, whoever won the previous round; in "
+         "All Fives whoever went out first opens the next hand.",
          'round 1 opener "ann", round 2 opener "ann"',
          'round 1 opener "ann", round 2 opener "bob"'),
     Rule("S105", "wrong-round-number", ERROR,
@@ -112,14 +120,15 @@ RULES: tuple[Rule, ...] = (
          '{"type":"play","match":"m1","player":"bob","tile":[2,5],"end":"left"}   (ends 1 and 4)',
          '{"type":"play","match":"m1","player":"bob","tile":[4,5],"end":"right"}   (ends 1 and 4)'),
     Rule("M204", "end-missing", ERROR,
-         "`end` is missing where the tile fits both ends with different results. The tile is "
-         "placed on the left.",
+         "`end` is missing where the tile fits both ends with different results (in All Fives: "
+         "fits more than one open end). The tile is placed on the first end it fits (left, right, up, down).",
          "Without the end the line after the move is unknown; it may be left out only when one line can result.",
          '{"type":"play","match":"m1","player":"bob","tile":[1,4]}   (ends 1 and 4)',
          '{"type":"play","match":"m1","player":"bob","tile":[1,4],"end":"right"}'),
     Rule("M205", "illegal-draw", ERROR,
-         "A draw while the stock holds two tiles or fewer: the last two stock tiles are never drawn. "
-         "A draw of a tile in the stock is applied, so the replay can go on.",
+         "A draw where no draw is allowed. Draw: the stock holds two tiles or fewer (the last "
+         "`reserve`, two, are never drawn); a draw of a tile in the stock is applied, so the replay can "
+         "go on. All Fives: a draw from an empty boneyard (not also M206).",
          "The last two stock tiles may never be drawn; a player who cannot place with the stock at two "
          "must pass.",
          '{"type":"draw","match":"m1","player":"ann","tile":[5,6]}   (stock holds 2)',
@@ -131,9 +140,10 @@ RULES: tuple[Rule, ...] = (
          '{"type":"draw","match":"m1","player":"ann","tile":[1,4]}   (already on the line)',
          '{"type":"draw","match":"m1","player":"ann","tile":[2,3]}   (the next stock tile)'),
     Rule("M207", "pass-while-drawing-allowed", ERROR,
-         "A pass while the stock holds more than two tiles.",
+         "A pass while drawing is still allowed: Draw, the stock holds more than two tiles (`reserve`); "
+         "All Fives, the boneyard is not empty.",
          "A player who cannot place must draw while drawing is possible; passing is allowed only "
-         "with the stock at two.",
+         "with the stock at two (All Fives: with the boneyard empty).",
          '{"type":"pass","match":"m1","player":"bob"}   (stock holds 9, bob cannot place)',
          '{"type":"draw","match":"m1","player":"bob","tile":[2,3]}   (stock holds 9)'),
     Rule("M208", "pass-while-playable", ERROR,
@@ -147,21 +157,45 @@ RULES: tuple[Rule, ...] = (
          "The round ends at domino or block; the log should say `round_end` next.",
          '{"type":"pass","match":"m1","player":"bob"}   (ann just placed her last tile)',
          '{"type":"round_end","match":"m1","round":1,"reason":"domino","winner":"ann", …}'),
+    Rule("M210", "draw-while-playable", ERROR,
+         "All Fives: a draw while holding a tile that fits an open end (on an empty line every tile fits). "
+         "The draw is applied.",
+         "In All Fives a player who can place must place; drawing is only for a player who cannot.",
+         '{"type":"draw","match":"m1","player":"bob","tile":[2,6]}   (bob holds [4|5], ends 1 and 4)',
+         '{"type":"play","match":"m1","player":"bob","tile":[4,5],"end":"right"}'),
+    Rule("M211", "drawn-tile-not-placed", ERROR,
+         "All Fives: after drawing a tile that fits, any move but placing that tile (another tile, "
+         "another draw, a pass).",
+         "A player who could not place draws until a playable tile comes, and places it at once.",
+         '{"type":"draw", …,"player":"bob","tile":[4,6]}\n{"type":"draw", …,"player":"bob","tile":[0,2]}'
+         '   (ends 1 and 4: [4|6] fits)',
+         '{"type":"draw", …,"player":"bob","tile":[4,6]}\n'
+         '{"type":"play", …,"player":"bob","tile":[4,6],"end":"right"}'),
+    Rule("M212", "arm-not-open", ERROR,
+         "A play on `up` or `down` before those ends are open (both sides of the spinner covered), or "
+         "with no spinner (never in Draw). The move is not applied.",
+         "The spinner, the first double placed, opens its two arms only once a tile lies on each of its "
+         "sides.",
+         '{"type":"play","match":"m1","player":"bob","tile":[5,1],"end":"up"}   ([5|5] leads, nothing on its sides)',
+         '{"type":"play","match":"m1","player":"bob","tile":[5,1],"end":"right"}'),
     Rule("R301", "round-not-over", ERROR,
          "`round_end` while the round is not over, or with a `reason` other than how it ended.",
          "A round ends only by domino (a player went out) or block (everyone passed in a row with the stock at two).",
          '{"type":"round_end", …,"reason":"blocked", …}   (ann went out)',
          '{"type":"round_end", …,"reason":"domino","winner":"ann", …}'),
     Rule("R302", "wrong-round-winner", ERROR,
-         "`round_end` names a winner other than the replay's (null for a blocked round with a tied lowest total).",
-         "Domino: who went out. Blocked: the unique lowest hand total; tied lowest totals win nothing.",
+         "`round_end` names a winner other than the replay's (null for a blocked round with a tied lowest "
+         "total; in All Fives null for any blocked round).",
+         "Domino: who went out. Blocked, in Draw: the unique lowest hand total; tied lowest totals win "
+         "nothing. Blocked, in All Fives: nobody.",
          '"reason":"blocked","winner":"ann"   (ann and bob both hold 3 pips)',
          '"reason":"blocked","winner":null,"points":{}'),
     Rule("R303", "wrong-round-points", ERROR,
          "`round_end` points disagree with the points recomputed from the hands left "
-         "(a player left out claims 0).",
-         "Domino scores all opponents' pips; a block scores the opponents' totals minus the winner's own, "
-         "exactly, never rounded.",
+         "(a player left out claims 0). In All Fives they are each player's pips left, rounded to the "
+         "nearest five, as a negative number.",
+         "Draw: domino scores all opponents' pips; a block scores the opponents' totals minus the winner's "
+         "own, exactly, never rounded. All Fives: every player loses the pips left, rounded to five.",
          '"points":{"ann":20}   (a block leaves hands of 3, 8 and 10 pips, ann holding the 3)',
          '"points":{"ann":15}'),
     Rule("R304", "wrong-revealed-hands", ERROR,
@@ -172,13 +206,14 @@ RULES: tuple[Rule, ...] = (
          '"hands":{"bob":[[1,2],[6,6]]}'),
     Rule("R305", "target-not-reached", ERROR,
          "`match_end` before any score reached the target, or a new round after the match was decided.",
-         "A match ends as soon as a settled round brings a score to the target (100 with 2 players, "
-         "61 with 3–4), and not before.",
+         "A match ends as soon as a settled round brings a score to the target (Draw: 100 with 2 players, "
+         "61 with 3–4; All Fives: 250 and 200), and not before.",
          '{"type":"match_end", …,"scores":{"ann":54,"bob":31}, …}',
          '{"type":"match_end", …,"scores":{"ann":104,"bob":31},"winner":"ann"}'),
     Rule("R306", "wrong-match-result", ERROR,
          "`match_end` scores or winner disagree with the replay.",
-         "Final scores are the sums of the recomputed round points; the winner is the player whose score "
+         "Final scores are the sums of the recomputed round points (All Fives: play points and end-of-round "
+         "points); the winner is the player whose score "
          "first reached the target (equal highest scores there draw the match).",
          '"scores":{"ann":104,"bob":31},"winner":"bob"',
          '"scores":{"ann":104,"bob":31},"winner":"ann"'),
@@ -187,6 +222,13 @@ RULES: tuple[Rule, ...] = (
          "Every round's result must be stated so it can be checked; the replay settles it and goes on.",
          '…\n{"type":"round_start","match":"m1","round":2, …}   (no round_end for round 1)',
          '…\n{"type":"round_end","match":"m1","round":1, …}\n{"type":"round_start","match":"m1","round":2, …}'),
+    Rule("R308", "wrong-play-points", ERROR,
+         "A `play` claims `points` other than what it scored: the All Fives count after the play when it "
+         "is a positive multiple of five, else 0; in Draw, where placing never scores, anything but 0.",
+         "After each placement All Fives adds the open ends (a double at an end counts both halves); a "
+         "multiple of five scores. `[5|5]` leads: 10. `[5|3]` right: 13, nothing. `[2|5]` left: 5.",
+         '{"type":"play", …,"tile":[5,3],"end":"right","points":15}   ([5|5] alone before: the count is 13)',
+         '{"type":"play", …,"tile":[5,3],"end":"right","points":0}'),
     Rule("W401", "unknown-field", WARNING,
          "An event carries a field the format does not define; it is ignored.",
          "Often a bot's private field; the event is checked without it. A misspelt field (`tiles` for "
@@ -194,16 +236,20 @@ RULES: tuple[Rule, ...] = (
          '{"type":"pass","match":"m1","player":"bob","reason":"stuck"}',
          '{"type":"pass","match":"m1","player":"bob"}'),
     Rule("W402", "non-standard-target", WARNING,
-         "`target` is not the standard one (100 with 2 players, 61 with 3–4).",
-         "A house target is allowed and used, but results are not comparable with standard matches.",
+         "`target` or house `rules` are not the game's standard (Draw: target 100 with 2 players, 61 "
+         "with 3–4, hand 7 / 7 / 6, reserve 2; All Fives: target 250 / 200, hand 9 / 7 / 5), reported once "
+         "per match.",
+         "House rules are allowed and used, but results are not comparable with standard matches; "
+         "`--strict` rejects them.",
          '{"type":"match_start","match":"m1","players":["ann","bob"],"target":50}',
          '{"type":"match_start","match":"m1","players":["ann","bob"]}'),
     Rule("W403", "variant-not-replayed", WARNING,
-         "The match is of a variant drawlog does not replay yet (`all-fives`); its moves and results are "
-         "not checked (the format, `seq` and its start and end still are).",
-         "All Fives has other rules (spinner, scoring in play); checking it as Draw would report false faults.",
-         '{"type":"match_start","match":"m1","players":["ann","bob"],"variant":"all-fives"}',
-         '{"type":"match_start","match":"m1","players":["ann","bob"],"variant":"draw"}'),
+         "Retired: every variant of the format (`draw`, `all-fives`) is replayed, so this is never "
+         "reported. It was given to All Fives matches before drawlog replayed them.",
+         "Kept so that `--select` and `--ignore` lists naming it still work.",
+         '{"type":"match_start","match":"m1","players":["ann","bob"],"variant":"all-fives"}   (before)',
+         '{"type":"match_start","match":"m1","players":["ann","bob"],"variant":"all-fives"}   (now replayed)',
+         retired=True),
     Rule("W404", "empty-input", WARNING,
          "An input holds no lines at all (an empty file, or nothing on standard input).",
          "An empty log breaks no rule, but a bot or server that wrote nothing has most likely failed: "

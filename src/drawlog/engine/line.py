@@ -12,6 +12,9 @@ from .tiles import FULL_SET, SUIT
 
 LEFT: Final = "left"
 RIGHT: Final = "right"
+#: The spinner's arms, in All Fives only (see :mod:`drawlog.engine.tableau`).
+UP: Final = "up"
+DOWN: Final = "down"
 ENDS: Final = (LEFT, RIGHT)
 
 

@@ -1,8 +1,11 @@
-"""A match of Draw: seats, deals, the opener's rotation, scores and the target.
+"""A match: seats, deals, who opens, scores and the target, under a game's rules.
 
 The match checks what a log *claims* (a deal, a round's result, the final
 scores) against what the rules and the replayed moves give. It works with
-player names, and hands the moves to :class:`drawlog.rounds.Round`.
+player names, and hands the moves to the round its game's
+:class:`~drawlog.engine.profiles.Profile` starts (Draw's
+:class:`~drawlog.engine.rounds.Round`, or All Fives'
+:class:`~drawlog.engine.allfives.FivesRound`).
 """
 
 from __future__ import annotations
@@ -11,8 +14,9 @@ from collections.abc import Mapping, Sequence
 from typing import Final, NamedTuple
 
 from ..errors import Fault
-from .rounds import Round
-from .scoring import MatchResult, RoundScore, default_target, match_result
+from .profiles import DRAW, GameRules
+from .rounds import BLOCKED, Round
+from .scoring import MatchResult, RoundScore, match_result
 from .tiles import FULL_SET, label, labels, tile_id
 
 MIN_PLAYERS: Final = 2
@@ -22,8 +26,8 @@ Halves = tuple[int, int]
 
 
 def hand_size(players: int) -> int:
-    """Tiles dealt to each player: 7 with 2 or 3 players, 6 with 4."""
-    return 7 if players <= 3 else 6
+    """Tiles dealt to each player in Draw: 7 with 2 or 3 players, 6 with 4."""
+    return DRAW.standard_hand(players)
 
 
 def check_players(players: Sequence[str]) -> tuple[list[Fault], list[str]]:
@@ -34,7 +38,7 @@ def check_players(players: Sequence[str]) -> tuple[list[Fault], list[str]]:
         twice = sorted({name for name in players if players.count(name) > 1})
         faults.append(Fault("S101", f"players lists {', '.join(twice)} more than once"))
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        faults.append(Fault("S101", f"{len(players)} player{'s' if len(players) != 1 else ''}: Draw is "
+        faults.append(Fault("S101", f"{len(players)} player{'s' if len(players) != 1 else ''}: the game is "
                                     f"for 2 to 4 players"))
     return faults, seats
 
@@ -51,14 +55,20 @@ class Deal(NamedTuple):
 
 
 class Match:
-    """The replayed state of one match; ``scores`` are recomputed, never the log's."""
+    """The replayed state of one match; ``scores`` are recomputed, never the log's.
 
-    def __init__(self, players: Sequence[str], target: int | None = None) -> None:
+    ``rules`` are the game and its settings (Draw's standard ones by default);
+    ``target`` alone changes Draw's target.
+    """
+
+    def __init__(self, players: Sequence[str], target: int | None = None, rules: GameRules | None = None) -> None:
         self.names = tuple(players)
         #: How many players sit at the table.
         self.players = len(self.names)
         self.seat_of = {name: seat for seat, name in enumerate(self.names)}
-        self.target = target if target is not None else default_target(len(self.names))
+        self.rules = rules if rules is not None else DRAW.rules_for(self.players, target=target)
+        self.profile = self.rules.profile
+        self.target = self.rules.target
         self.scores = [0] * len(self.names)
         self.round: Round | None = None
         self.rounds_started = 0
@@ -68,10 +78,10 @@ class Match:
         self.result = MatchResult(False, None, False)
 
     def expected_opener(self) -> int | None:
-        """The seat that must open the next round (None for round 1: a fair draw decides)."""
+        """The seat that must open the next round (None: any player, as in round 1)."""
         if self.round is None:
             return None
-        return (self.round.opener + 1) % self.players
+        return self.profile.next_opener(self.round)
 
     def outcome_text(self) -> str:
         """The scores so far, for messages: ``p1 54, p2 31``."""
@@ -123,13 +133,12 @@ class Match:
             return [Fault("S104", f"opener {opener} is not a player of this match")]
         expected = self.expected_opener()
         if expected is not None and seat != expected:
-            previous = self.names[self.round.opener]  # type: ignore[union-attr]
-            return [Fault("S104", f"{opener} opens; the seat clockwise after the previous opener "
-                                  f"({previous}) is {self.names[expected]}")]
+            return [Fault("S104", f"{opener} opens; "
+                                  f"{self.profile.why_opener(self.round, expected)}")]  # type: ignore[arg-type]
         return []
 
     def _read_hands(self, hands: Mapping[str, Sequence[Halves]]) -> tuple[list[int], int, list[Fault]]:
-        size = hand_size(self.players)
+        size = self.rules.hand
         hand_sets = [0] * self.players
         dealt = 0
         clean = len(hands) == self.players
@@ -147,7 +156,7 @@ class Match:
 
     def _read_faulty_hands(self, hands: Mapping[str, Sequence[Halves]]) -> tuple[list[int], int, list[Fault]]:
         faults = []
-        size = hand_size(self.players)
+        size = self.rules.hand
         hand_sets = [0] * self.players
         dealt = 0
         holder: dict[int, str] = {}
@@ -177,7 +186,8 @@ class Match:
         """Begin the round of a deal (checked or not) and make it the round in play."""
         self.rounds_started = deal.number
         self.logged_round = deal.logged_number if deal.logged_number is not None else deal.number
-        self.round = Round(self.names, deal.opener, deal.hands, deal.stock, deal.stock_order, deal.number)
+        self.round = self.profile.new_round(self.names, deal.opener, deal.hands, deal.stock, deal.stock_order,
+                                            deal.number, self.rules.reserve)
         self.round_open = True
         return self.round
 
@@ -216,7 +226,7 @@ class Match:
             faults.append(Fault("R302", f"claims winner {_name(winner)}; {_why_winner(self, score)}"))
         wrong = [
             f"claims {points.get(name, 0)} points for {name}; the hands left give {awarded}"
-            for name, awarded in zip(self.names, score.points)
+            for name, awarded in zip(self.names, score.end_points)
             if points.get(name, 0) != awarded
         ]
         wrong += [f"claims {value} points for {name}, who is not a player" for name, value in points.items()
@@ -326,6 +336,8 @@ def _name(name: str | None) -> str:
 def _why_winner(match: Match, score: RoundScore) -> str:
     if score.reason == "domino":
         return f"{match.names[score.winner]} went out"  # type: ignore[index]
+    if score.reason == BLOCKED and match.profile is not DRAW:
+        return f"a blocked round of {match.profile.title} has no winner"
     totals = ", ".join(f"{name} {pips}" for name, pips in zip(match.names, score.pips))
     if score.winner is None:
         return f"the lowest hand total is tied ({totals}): no winner"

@@ -25,7 +25,7 @@ from .line import LEFT, RIGHT, Line
 from .scoring import RoundScore, score_round
 from .tiles import FULL_SET, TILES, label, labels, members, tile_id
 
-#: The stock tiles that may never be drawn.
+#: The stock tiles that may never be drawn in Draw (``rules.reserve`` changes it for a match).
 UNTOUCHABLE: Final = 2
 
 DOMINO: Final = "domino"
@@ -51,7 +51,7 @@ class Round:
 
     __slots__ = (
         "number", "names", "opener", "hands", "stock", "stock_left", "stock_order",
-        "line", "turn", "passed", "reason", "winner", "_score",
+        "line", "turn", "passed", "reason", "winner", "_score", "reserve", "play_points", "last_points",
     )
 
     def __init__(
@@ -62,6 +62,7 @@ class Round:
         stock: int,
         stock_order: list[int] | None = None,
         number: int = 1,
+        reserve: int = UNTOUCHABLE,
     ) -> None:
         self.number = number
         self.names = names
@@ -78,15 +79,24 @@ class Round:
         self.reason: str | None = None
         self.winner: int | None = None
         self._score: RoundScore | None = None
+        #: The stock tiles that may never be drawn.
+        self.reserve = reserve
+        #: Points scored by placing tiles, per seat (always 0 in Draw), and by the last placement.
+        self.play_points = [0] * len(hands)
+        self.last_points = 0
 
     def copy(self) -> Round:
         """An independent copy of this state (for trying a move, or a bot's look-ahead)."""
-        twin = Round(self.names, self.opener, list(self.hands), self.stock, None, self.number)
+        twin = Round(self.names, self.opener, list(self.hands), self.stock, None, self.number, self.reserve)
+        self._copy_into(twin)
+        return twin
+
+    def _copy_into(self, twin: Round) -> None:
         twin.stock_order = list(self.stock_order) if self.stock_order is not None else None
         twin.line.left, twin.line.right, twin.line.length = self.line.left, self.line.right, self.line.length
         twin.turn, twin.passed = self.turn, self.passed
         twin.reason, twin.winner, twin._score = self.reason, self.winner, self._score
-        return twin
+        twin.play_points, twin.last_points = list(self.play_points), self.last_points
 
     # -- queries -----------------------------------------------------------
 
@@ -107,8 +117,8 @@ class Round:
         return FULL_SET & ~held & ~self.stock
 
     def drawing_allowed(self) -> bool:
-        """Whether the stock holds more than the two untouchable tiles."""
-        return self.stock_left > UNTOUCHABLE
+        """Whether the stock holds more than the tiles that may never be drawn."""
+        return self.stock_left > self.reserve
 
     def next_stock_tile(self) -> int | None:
         """The tile the next draw takes, when the stock order is known."""
@@ -149,12 +159,8 @@ class Round:
         faults = []
         if seat != self.turn:
             faults.append(_out_of_turn(self, seat, "draws"))
-        if self.stock_left <= UNTOUCHABLE:
-            faults.append(Fault(
-                "M205",
-                f"draw with {self.stock_left} tile{'s' if self.stock_left != 1 else ''} left in the "
-                f"stock: the last two are never drawn",
-            ))
+        if self.stock_left <= self.reserve:
+            faults.append(Fault("M205", _no_draw_left(self.stock_left, self.reserve)))
         if not self.stock >> tile & 1:
             faults.append(Fault("M206", f"draws {label(tile)}, which is not in the stock "
                                         f"({self._whereabouts(tile)})", True))
@@ -167,7 +173,7 @@ class Round:
     def can_draw(self, seat: int, halves: tuple[int, int] | None = None) -> bool:
         """Whether ``seat`` may draw now (``halves``: the particular tile, if known)."""
         if halves is None:
-            return self.reason is None and seat == self.turn and self.stock_left > UNTOUCHABLE
+            return self.reason is None and seat == self.turn and self.stock_left > self.reserve
         return not self.check_draw(seat, halves)[0]
 
     def draw(self, seat: int, halves: tuple[int, int]) -> int:
@@ -181,7 +187,7 @@ class Round:
     def try_draw(self, seat: int, halves: tuple[int, int]) -> tuple[Fault, ...]:
         """Replay a logged draw: apply it when physically possible; return the rules it breaks."""
         tile = tile_id(halves)
-        if self.reason is None and seat == self.turn and self.stock_left > UNTOUCHABLE \
+        if self.reason is None and seat == self.turn and self.stock_left > self.reserve \
                 and self.stock >> tile & 1:
             order = self.stock_order
             if not order or order[-1] == tile:
@@ -277,10 +283,17 @@ class Round:
         self.hands[seat] = hand
         self.line.place(ends)
         self.passed = 0
+        self.last_points = 0
         self.turn = seat + 1 if seat + 1 < len(self.hands) else 0
         if not hand:
             self.reason = DOMINO
             self.winner = seat
+
+    def check_points(self, claimed: int) -> Fault | None:
+        """R308: a play's claimed ``points`` against what the last placement scored (never anything in Draw)."""
+        if claimed == self.last_points:
+            return None
+        return Fault("R308", f"claims {claimed} points for the play; placing a tile never scores in Draw")
 
     # -- pass --------------------------------------------------------------
 
@@ -291,9 +304,10 @@ class Round:
         faults = []
         if seat != self.turn:
             faults.append(_out_of_turn(self, seat, "passes"))
-        if self.stock_left > UNTOUCHABLE:
+        if self.stock_left > self.reserve:
             faults.append(Fault("M207", f"passes with {self.stock_left} tiles in the stock: "
-                                        f"drawing is allowed until two are left"))
+                                        f"drawing is allowed until {_count_of(self.reserve)} "
+                                        f"{'is' if self.reserve == 1 else 'are'} left"))
         playable = self.playable(seat)
         if playable:
             where = "the empty line" if self.line.is_empty else \
@@ -315,7 +329,7 @@ class Round:
 
     def try_pass(self, seat: int) -> tuple[Fault, ...]:
         """Replay a logged pass: apply it unless the round is over; return the rules it breaks."""
-        if self.reason is None and seat == self.turn and self.stock_left <= UNTOUCHABLE \
+        if self.reason is None and seat == self.turn and self.stock_left <= self.reserve \
                 and not self.hands[seat] & self.line.fitting():
             self.apply_pass(seat)
             return _CLEAN
@@ -335,7 +349,7 @@ class Round:
         players = len(self.hands)
         self.turn = (seat + 1) % players
         self.passed |= 1 << seat
-        if self.passed == (1 << players) - 1 and self.stock_left <= UNTOUCHABLE:
+        if self.passed == (1 << players) - 1 and self.stock_left <= self.reserve:
             self.reason = BLOCKED
             self.winner = self.score().winner
 
@@ -350,6 +364,20 @@ class Round:
         if self.line.is_empty:
             return "it was dealt to nobody"
         return "it is on the line"
+
+
+def _count_of(number: int) -> str:
+    """Small counts in words, as the rules write them (``the last two``)."""
+    return ("no", "one", "two", "three", "four")[number] if 0 <= number <= 4 else str(number)
+
+
+def _no_draw_left(stock_left: int, reserve: int) -> str:
+    """M205's message: why no tile may be drawn from a stock of ``stock_left`` tiles."""
+    if reserve == 0:
+        return "draw from an empty stock"
+    tiles = f"{stock_left} tile{'s' if stock_left != 1 else ''}"
+    return f"draw with {tiles} left in the stock: the last {_count_of(reserve)} " \
+           f"{'is' if reserve == 1 else 'are'} never drawn"
 
 
 def _out_of_turn(state: Round, seat: int, verb: str) -> Fault:

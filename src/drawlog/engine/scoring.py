@@ -1,4 +1,4 @@
-"""Round points and match results: exact, never rounded or divided by five."""
+"""Round points and match results.\n\nDraw's are exact, never rounded or divided by five; All Fives' end-of-round\npenalties are rounded to the nearest five (:func:`round_to_five`).\n"""
 
 from __future__ import annotations
 
@@ -8,12 +8,20 @@ from .tiles import pip_total
 
 
 class RoundScore(NamedTuple):
-    """What a finished round gives: ``points[seat]`` awarded and ``pips[seat]`` left in hand."""
+    """What a round gives each seat.
+
+    ``points[seat]`` is the change of the seat's score this round: ``play_points``
+    (scored by placing tiles, All Fives only) plus ``end_points`` (settled at the
+    round's end from the hands left: what ``round_end.points`` claims).
+    ``pips[seat]`` is what the seat has left in hand.
+    """
 
     reason: str | None
     winner: int | None
     points: tuple[int, ...]
     pips: tuple[int, ...]
+    end_points: tuple[int, ...] = ()
+    play_points: tuple[int, ...] = ()
 
 
 def score_round(hands: list[int], reason: str | None, winner: int | None) -> RoundScore:
@@ -38,7 +46,28 @@ def score_round(hands: list[int], reason: str | None, winner: int | None) -> Rou
             winner = None
     else:
         winner = None
-    return RoundScore(reason, winner, tuple(points), pips)
+    awarded = tuple(points)
+    return RoundScore(reason, winner, awarded, pips, awarded, (0,) * len(hands))
+
+
+def round_to_five(pips: int) -> int:
+    """``pips`` rounded to the nearest multiple of five: 7 → 5, 8 → 10, 2 → 0, 3 → 5."""
+    return (pips + 2) // 5 * 5
+
+
+def score_fives_round(hands: list[int], reason: str | None, winner: int | None,
+                      play_points: list[int]) -> RoundScore:
+    """Score an All Fives round: each seat loses its pips left, rounded to five; play points stay.
+
+    ``winner`` is who went out (domino); a blocked round has none. A round that
+    is not over keeps its play points and settles nothing at its end.
+    """
+    pips = tuple(pip_total(hand) for hand in hands)
+    over = reason == "domino" or reason == "blocked"
+    end = tuple(-round_to_five(left) for left in pips) if over else (0,) * len(hands)
+    played = tuple(play_points)
+    return RoundScore(reason, winner if reason == "domino" else None,
+                      tuple(a + b for a, b in zip(end, played)), pips, end, played)
 
 
 class MatchResult(NamedTuple):
@@ -50,7 +79,7 @@ class MatchResult(NamedTuple):
 
 
 def default_target(players: int) -> int:
-    """The standard target: 100 points with 2 players, 61 with 3 or 4."""
+    """Draw's standard target: 100 points with 2 players, 61 with 3 or 4."""
     return 100 if players == 2 else 61
 
 

@@ -12,6 +12,8 @@ from typing import Annotated, Any, Literal, Union
 import msgspec
 
 FORMAT_VERSION = 1
+#: The minor version: v1.1 adds house rules (``rules``), All Fives and a play's ``points``.
+FORMAT_MINOR = 1
 
 Pip = Annotated[int, msgspec.Meta(ge=0, le=6, description="one half of a tile, 0 (blank) to 6")]
 Tile = Annotated[
@@ -19,7 +21,7 @@ Tile = Annotated[
     msgspec.Meta(description="a tile as two halves; [1,4] and [4,1] are the same tile"),
 ]
 Player = Annotated[str, msgspec.Meta(description="a player id from match_start.players")]
-End = Literal["left", "right"]
+End = Literal["left", "right", "up", "down"]
 #: The integers a log may claim (scores, points, a target): those a 64-bit column holds.
 Int64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
 Seq = Annotated[int, msgspec.Meta(ge=1, le=2**63 - 1, description="per-match sequence number: 1, 2, 3 …")]
@@ -35,13 +37,26 @@ class Event(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_onl
     ts: Timestamp | None = None
 
 
+class HouseRules(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, gc=False):
+    """House rules (format v1.1): every key optional; an unknown key is a schema fault (F002)."""
+
+    hand: Annotated[int, msgspec.Meta(ge=1, le=2**63 - 1, description="tiles dealt to each player")] | None = None
+    reserve: Annotated[int, msgspec.Meta(
+        ge=0, le=2**63 - 1, description="Draw only: stock tiles that may never be drawn")] | None = None
+
+
 class MatchStart(Event, tag="match_start"):
-    """A match begins; ``players`` lists the seats clockwise."""
+    """A match begins; ``players`` lists the seats clockwise; ``variant`` names the game."""
 
     players: list[str]
     target: Int64 | None = None
     variant: Literal["draw", "all-fives"] = "draw"
+    rules: HouseRules | None = None
     meta: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if self.variant == "all-fives" and self.rules is not None and self.rules.reserve is not None:
+            raise ValueError("`rules.reserve` is for Draw only: All Fives has no reserve")
 
 
 class RoundStart(Event, tag="round_start"):
@@ -61,11 +76,15 @@ class Draw(Event, tag="draw"):
 
 
 class Play(Event, tag="play"):
-    """A player places a tile on the line; ``end`` may be left out when only one line can result."""
+    """A player places a tile; ``end`` may be left out when only one placement is possible.
+
+    ``points`` is what the log claims the play scored (All Fives' count; always 0 in Draw).
+    """
 
     player: Player
     tile: Tile
     end: End | None = None
+    points: Int64 | None = None
 
 
 class Pass(Event, tag="pass"):
@@ -108,8 +127,9 @@ def json_schema() -> dict[str, Any]:
     not forbid additional properties.
     """
     schema = msgspec.json.schema(AnyEvent)
-    for definition in schema["$defs"].values():
-        definition.pop("additionalProperties", None)
+    for name, definition in schema["$defs"].items():
+        if name != "HouseRules":  # an unknown key in rules is F002, not W401
+            definition.pop("additionalProperties", None)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "drawlog log format v1: one line (event) of a JSON Lines match log",
