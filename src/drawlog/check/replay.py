@@ -232,9 +232,8 @@ class Replay:
         """W402 and S101 for the rules, and the :class:`Match` to replay (none when the seats or deal rule it out)."""
         if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
             return
-        house = event.rules
-        faults, rules = house_rules(PROFILES[event.variant], len(seats), house.hand if house else None,
-                                    house.reserve if house else None, event.target)
+        hand, reserve = event.rules.given() if event.rules is not None else (None, None)
+        faults, rules = house_rules(PROFILES[event.variant], len(seats), hand, reserve, event.target)
         self._faults(faults, line, table, None)
         if rules is not None:
             table.match = Match(seats, rules=rules)

@@ -38,11 +38,18 @@ class Event(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_onl
 
 
 class HouseRules(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, gc=False):
-    """House rules (format v1.1): every key optional; an unknown key is a schema fault (F002)."""
+    """House rules (format v1.1): every key optional (absent, never null); an unknown key is F002."""
 
-    hand: Annotated[int, msgspec.Meta(ge=1, le=2**63 - 1, description="tiles dealt to each player")] | None = None
+    hand: Annotated[int, msgspec.Meta(ge=1, le=2**63 - 1, description="tiles dealt to each player")] \
+        | msgspec.UnsetType = msgspec.UNSET
     reserve: Annotated[int, msgspec.Meta(
-        ge=0, le=2**63 - 1, description="Draw only: stock tiles that may never be drawn")] | None = None
+        ge=0, le=2**63 - 1, description="Draw only: stock tiles that may never be drawn")] \
+        | msgspec.UnsetType = msgspec.UNSET
+
+    def given(self) -> tuple[int | None, int | None]:
+        """``(hand, reserve)``, each None when the log leaves it to the game's standard."""
+        hand, reserve = self.hand, self.reserve
+        return (hand if isinstance(hand, int) else None, reserve if isinstance(reserve, int) else None)
 
 
 class MatchStart(Event, tag="match_start"):
@@ -55,7 +62,7 @@ class MatchStart(Event, tag="match_start"):
     meta: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
-        if self.variant == "all-fives" and self.rules is not None and self.rules.reserve is not None:
+        if self.variant == "all-fives" and self.rules is not None and self.rules.given()[1] is not None:
             raise ValueError("`rules.reserve` is for Draw only: All Fives has no reserve")
 
 
