@@ -35,6 +35,17 @@ def _interleaved(seed: int) -> list[bytes]:
     return encode_events(interleave(list(simulator.matches(4)), random.Random(seed)))
 
 
+def _all_fives(seed: int) -> list[bytes]:
+    """An All Fives table: 2, 3 and 4 players, then 2 players on the seed's house deal of 7 tiles each."""
+    lines: list[bytes] = []
+    for number, (players, rules) in enumerate(((2, None), (3, None), (4, None), (2, {"hand": 7})), 1):
+        options = SimulationOptions(players=players, bots=("tactician", "greedy", "random"), variant="all-fives",
+                                    rules=rules, log_seq=True, reveal_hands=True,
+                                    meta={"tournament": "fives-open", "table": "af"})
+        lines += encode_events(Simulator(seed + number, options).match(f"af-{number:06d}"))
+    return lines
+
+
 def _every_violation() -> list[bytes]:
     """The trigger fixtures of every code, one after another, match ids made unique per fixture."""
     expected = json.loads((FIXTURES / "expected.json").read_text(encoding="utf-8"))
@@ -56,6 +67,7 @@ def build() -> dict[str, bytes]:
         "tournament-3p.jsonl": b"".join(_tournament(3003, 3, 3, "t3")),
         "tournament-4p.jsonl": b"".join(_tournament(4004, 4, 3, "t4")),
         "interleaved.jsonl": b"".join(_interleaved(5005)),
+        "all-fives.jsonl": b"".join(_all_fives(7007)),
         "every-violation.jsonl": b"".join(_every_violation()),
     }
     packed = io.BytesIO()

@@ -52,3 +52,16 @@ def test_every_violation_sample_has_every_in_file_code():
     violations, _ = validate_paths([str(SAMPLES / "every-violation.jsonl")])
     in_file_codes = {rule.code for rule in RULES} - {"F007", "W404"}  # about a whole input
     assert {violation.code for violation in violations} == in_file_codes
+
+
+def test_the_all_fives_sample_is_clean_but_for_its_house_deal():
+    path = SAMPLES / "all-fives.jsonl"
+    violations, summary = validate_paths([str(path)])
+    assert summary.errors == 0 and summary.matches == summary.valid_matches == 4
+    assert [(violation.match, violation.line, violation.code) for violation in violations] == [
+        ("af-000004", _line_of(path, '"rules":{"hand":7}'), "W402")]
+
+
+def _line_of(path: Path, text: str) -> int:
+    return next(number for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                if text in line)

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from drawlog.check.validator import validate_paths
 from drawlog.cli import app
-from drawlog.play.faults import KINDS
+from drawlog.play.faults import FIVES_KINDS, KINDS
 from drawlog.play.recording import record
 from drawlog.play.simulate import SimulationOptions, Simulator
 
@@ -116,3 +116,64 @@ def test_the_fault_list_cannot_take_the_log_s_place(tmp_path: Path, listing: str
                                  "--faults-file", str(log) if listing == "same" else "-"])
     assert result.exit_code == 2 and "file of its own" in result.output
     assert not log.exists()
+
+
+def test_all_fives_with_a_house_deal_validates_with_only_the_house_rules_warning(tmp_path: Path):
+    target = tmp_path / "fives.jsonl"
+    simulate("-n", "6", "--players", "mixed", "--variant", "all-fives", "--rules", "hand=5",
+             "--bots", "tactician,greedy,random", "--seed", "4", "--seq", "--reveal-hands", "-o", str(target))
+    violations, summary = validate_paths([str(target)])
+    assert summary.errors == 0 and summary.valid_matches == 6
+    assert {(violation.line, violation.code) for violation in violations} <= {
+        (line, "W402") for line in range(1, summary.lines + 1)}
+    lines = [json.loads(line) for line in target.read_text().splitlines()]
+    starts = [line for line in lines if line["type"] == "match_start"]
+    assert all(start["variant"] == "all-fives" for start in starts)
+    assert all(("rules" in start) == (len(start["players"]) < 4) for start in starts)
+    assert all("points" in line for line in lines if line["type"] == "play")
+
+
+def test_draw_house_rules_are_logged(tmp_path: Path):
+    target = tmp_path / "house.jsonl"
+    simulate("-n", "2", "--rules", "hand=5", "--rules", "reserve=3", "--seed", "1", "-o", str(target))
+    start = json.loads(target.read_text().splitlines()[0])
+    assert start["rules"] == {"hand": 5, "reserve": 3} and "variant" not in start
+    violations, summary = validate_paths([str(target)])
+    assert summary.errors == 0 and {violation.code for violation in violations} == {"W402"}
+
+
+@pytest.mark.parametrize("rules", ["hand=x", "size=3", "hand", "hand=-1", "hand=0", "hand=10", "reserve=1"])
+def test_bad_house_rules_are_a_one_line_usage_error(rules: str):
+    result = runner.invoke(app, ["simulate", "-n", "1", "--players", "3", "--variant", "all-fives",
+                                 "--rules", rules])
+    assert result.exit_code == 2
+    errors = [line for line in result.output.splitlines() if "Error" in line or "--rules" in line]
+    assert len(errors) == 1 and "--rules" in errors[0]
+
+
+def test_unknown_variant_is_a_usage_error():
+    result = runner.invoke(app, ["simulate", "-n", "1", "--variant", "cutthroat"])
+    assert result.exit_code == 2
+
+
+def test_all_fives_faults_are_first_violations_on_their_listed_lines(tmp_path: Path):
+    target = tmp_path / "faulty.jsonl"
+    simulate("-n", "40", "--players", "mixed", "--variant", "all-fives", "--bots", "random,greedy", "--seed", "5",
+             "--seq", "--faults", "1", "--tables", "2", "-o", str(target))
+    listed = [json.loads(line) for line in (tmp_path / "faulty.jsonl.faults.jsonl").read_text().splitlines()]
+    assert len(listed) >= 30
+    violations, _ = validate_paths([str(target)])
+    first: dict[str, tuple[int, str]] = {}
+    for violation in violations:
+        first.setdefault(violation.match, (violation.line, violation.code))
+    assert first == {fault["match"]: (fault["line"], fault["code"]) for fault in listed}
+    assert {fault["code"] for fault in listed} <= set(FIVES_KINDS)
+    assert {"M210", "M211", "M212", "R308"} <= {fault["code"] for fault in listed}
+
+
+def test_all_fives_bots_rank_tactician_greedy_random(tmp_path: Path):
+    with open(tmp_path / "duel.jsonl", "wb") as out:
+        duel = record(Simulator(1, SimulationOptions(bots=("greedy", "random"), variant="all-fives")), 100, out)
+        assert duel.bots["greedy"].win_share > duel.bots["random"].win_share + 0.5
+        duel = record(Simulator(2, SimulationOptions(bots=("tactician", "greedy"), variant="all-fives")), 60, out)
+        assert duel.bots["tactician"].win_share > duel.bots["greedy"].win_share

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from drawlog.check.replay import Observer
 from drawlog.check.validator import Validator
-from drawlog.log.events import MatchEnd, RoundEnd
+from drawlog.log.events import MatchEnd, Play, RoundEnd, RoundStart
+from drawlog.play.faults import FIVES_KINDS
 from drawlog.play.simulate import BOTS, SimulationOptions, Simulator, encode_events, interleave
 
 player_counts = st.sampled_from([2, 3, 4, "mixed"])
@@ -133,3 +135,122 @@ class _StateRecorder(Observer):
 
     def moved(self, table, state, seat, event, line, could_play, faults) -> None:  # noqa: ANN001
         self.states.append(state.copy())
+
+
+# -- All Fives -----------------------------------------------------------------
+
+fives_tables = st.sampled_from([2, 3, 4]).flatmap(
+    lambda players: st.tuples(st.just(players), st.sampled_from(
+        [None, {"hand": 5}] + ([{"hand": 7}] if players == 2 else []))))
+FIVES_SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FIVES_SETTINGS
+@given(seed=seeds, table=fives_tables, bots=bot_lineups, log_stock=st.booleans(), log_seq=st.booleans(),
+       omit_end=st.booleans())
+def test_every_simulated_all_fives_match_validates_clean(seed, table, bots, log_stock, log_seq, omit_end):
+    players, rules = table
+    options = SimulationOptions(players=players, bots=bots, variant="all-fives", rules=rules, log_stock=log_stock,
+                                log_seq=log_seq, reveal_hands=True, omit_optional_end=omit_end)
+    events = Simulator(seed, options).match("m1")
+    violations, validator, finished = run(encode_events(events))
+    start = events[0]
+    house = rules is not None and not (players == 4 and rules["hand"] == 5)  # 5 each is standard with 4
+    assert (start.variant, start.rules is not None) == ("all-fives", house)
+    assert [(v.line, v.code) for v in violations] == ([(1, "W402")] if house else [])
+    assert validator.summary.valid_matches == 1
+    (table_state,) = finished
+    assert table_state.match.result.decided
+    assert dict(zip(table_state.match.names, table_state.match.scores)) == events[-1].scores
+    plays = [event for event in events if isinstance(event, Play)]
+    assert plays and all(event.points is not None and event.points % 5 == 0 for event in plays)
+
+
+@FIVES_SETTINGS
+@given(seed=seeds, players=st.sampled_from([2, 3, 4]), bots=bot_lineups, log_seq=st.booleans())
+def test_every_all_fives_fault_is_the_first_violation_on_its_line(seed, players, bots, log_seq):
+    simulator = Simulator(seed, SimulationOptions(players=players, bots=bots, variant="all-fives", fault_rate=1.0,
+                                                  log_seq=log_seq))
+    events = simulator.match("m1")
+    violations, _, _ = run(encode_events(events))
+    if not simulator.injected:
+        assert violations == []
+        return
+    (fault,) = simulator.injected
+    assert fault.code in FIVES_KINDS
+    assert violations, f"injected {fault} was not caught"
+    assert (violations[0].line, violations[0].code) == (fault.index, fault.code)
+
+
+def test_every_all_fives_fault_kind_is_injected_and_caught_first():
+    seen = set()
+    for seed in range(150):
+        simulator = Simulator(seed, SimulationOptions(players=(2, 3, 4)[seed % 3], bots=("random", "tactician"),
+                                                      variant="all-fives", fault_rate=1.0, log_seq=seed % 2 == 0))
+        events = simulator.match("m1")
+        violations, _, _ = run(encode_events(events))
+        for fault in simulator.injected:
+            assert (violations[0].line, violations[0].code) == (fault.index, fault.code)
+            seen.add(fault.code)
+        if seen == set(FIVES_KINDS):
+            break
+    assert seen == set(FIVES_KINDS)
+
+
+def test_all_fives_openers_follow_the_player_who_went_out():
+    events = Simulator(11, SimulationOptions(players=3, bots=("greedy",), variant="all-fives")).match("m1")
+    starts = [event for event in events if isinstance(event, RoundStart)]
+    ends = [event for event in events if isinstance(event, RoundEnd)]
+    assert len(starts) == len(ends) > 2
+    for previous, start in zip(ends, starts[1:]):
+        if previous.reason == "domino":
+            assert start.opener == previous.winner
+        else:
+            assert previous.winner is None
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=seeds, players=st.sampled_from([2, 3, 4]))
+def test_all_fives_replay_fast_paths_agree_with_the_checks(seed, players):
+    """FivesRound's try_draw / try_play / try_pass report exactly what its check_* finds, up and down included."""
+    from drawlog.engine.tiles import TILES
+
+    simulator = Simulator(seed, SimulationOptions(players=players, bots=("greedy", "random"), variant="all-fives"))
+    validator = Validator()
+    states: list = []
+    validator.replay.observer = _StateRecorder(states)
+    list(validator.validate_events(simulator.match("m1")))
+    rng = random.Random(seed)
+    for state in rng.sample(states, min(len(states), 10)):
+        for seat in range(len(state.names)):
+            for halves in rng.sample(TILES, 5):
+                for end in (None, "left", "right", "up", "down"):
+                    trial = state.copy()
+                    assert trial.try_play(seat, halves, end) == state.check_play(seat, halves, end)[0]
+                trial = state.copy()
+                assert trial.try_draw(seat, halves) == state.check_draw(seat, halves)[0]
+            trial = state.copy()
+            assert trial.try_pass(seat) == state.check_pass(seat)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=seeds, players=st.sampled_from([2, 3, 4, "mixed"]), hand=st.integers(min_value=1, max_value=6),
+       reserve=st.integers(min_value=0, max_value=4))
+def test_draw_house_rules_validate_with_their_one_warning(seed, players, hand, reserve):
+    options = SimulationOptions(players=players, bots=("greedy", "random"), rules={"hand": hand, "reserve": reserve})
+    events = Simulator(seed, options).match("m1")
+    violations, validator, _ = run(encode_events(events))
+    assert {(v.line, v.code) for v in violations} <= {(1, "W402")}
+    assert validator.summary.valid_matches == 1
+    start = events[0]
+    assert start.variant == "draw" and "variant" not in encode_events(events)[0].decode()
+    assert (start.rules is None) == (not violations)
+
+
+@pytest.mark.parametrize(("variant", "rules", "players"), [
+    ("all-fives", {"reserve": 1}, 2), ("draw", {"hand": 0}, 2), ("draw", {"hand": 7}, 4),
+    ("all-fives", {"hand": 8}, "mixed"), ("draw", {"size": 3}, 2), ("cutthroat", None, 2),
+])
+def test_rules_that_cannot_be_played_are_refused(variant, rules, players):
+    with pytest.raises(ValueError):
+        Simulator(0, SimulationOptions(players=players, variant=variant, rules=rules))

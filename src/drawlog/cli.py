@@ -23,7 +23,7 @@ from .errors import NothingRead, OutputError, WriteFailed
 from .log.events import json_schema
 from .play.bots import BOTS
 from .play.recording import open_output, record
-from .play.simulate import SimulationOptions, Simulator
+from .play.simulate import RULE_KEYS, SimulationOptions, Simulator, check_options
 from .views.frames import frame_table, write_frame, write_output
 from .views.writers import (
     STANDARD_OUTPUT,
@@ -221,6 +221,27 @@ class Players(str, Enum):
     mixed = "mixed"
 
 
+class Variant(str, Enum):
+    """The games ``simulate`` can play."""
+
+    draw = "draw"
+    all_fives = "all-fives"
+
+
+def _house_rules(given: list[str]) -> dict[str, int]:
+    """``--rules hand=5,reserve=3`` (repeatable) as a dict; a bad key or value is a usage error."""
+    rules: dict[str, int] = {}
+    for item in (part.strip() for option in given for part in option.split(",") if part.strip()):
+        key, equals, value = item.partition("=")
+        key = key.strip()
+        value = value.strip()
+        if not equals or key not in RULE_KEYS or not (value.isascii() and value.isdigit()):
+            raise typer.BadParameter(f"{item!r}: give {' or '.join(f'{name}=N' for name in RULE_KEYS)} "
+                                     f"(N a whole number)", param_hint="--rules")
+        rules[key] = int(value)
+    return rules
+
+
 @app.command()
 def simulate(
     matches: Annotated[int, typer.Option("--matches", "-n", min=1, help="How many matches.")] = 100,
@@ -244,6 +265,11 @@ def simulate(
     = None,
     match_prefix: Annotated[str, typer.Option(help="Match ids are this and a number (m000001, …): give "
                                                    "logs validated together different ones.")] = "m",
+    variant: Annotated[Variant, typer.Option(help="The game: Draw, or All Fives (scoring plays, a spinner).")]
+    = Variant.draw,
+    rules: Annotated[Optional[list[str]], typer.Option(
+        "--rules", help="House rules, comma-separated or repeated: hand=N (tiles dealt to each player), "
+                        "reserve=N (Draw only: stock tiles never drawn).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, no results table.")] = False,
 ) -> None:
     """Play matches with built-in bots on the rules engine and write them in log format v1."""
@@ -261,7 +287,12 @@ def simulate(
         raise typer.BadParameter("the list of faults needs a file of its own, not the log's", param_hint="--faults-file")
     options = SimulationOptions(players=players.value if players is Players.mixed else int(players.value),
                                 bots=lineup, log_stock=stock, log_seq=seq, reveal_hands=reveal_hands,
-                                fault_rate=faults, match_prefix=match_prefix)
+                                fault_rate=faults, match_prefix=match_prefix, variant=variant.value,
+                                rules=_house_rules(rules or []))
+    try:
+        check_options(options)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--rules") from None
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,

@@ -5,6 +5,8 @@ which kind, then rewrites one move, claim or line at a moment where the fault
 is the *only* thing wrong: the engine carries the match on exactly as the
 validator will replay it, so the fault is the match's first violation. Each
 injection is recorded as an :class:`InjectedFault` (match, event index, code).
+The kinds depend on the game (:func:`kinds_for`): All Fives adds M210–M212 and
+gives M205, M207 and S104 their All Fives meaning.
 """
 
 from __future__ import annotations
@@ -15,17 +17,29 @@ from typing import Any
 
 import msgspec
 
+from ..engine.allfives import NO_TILE, FivesRound
 from ..engine.rounds import Round
-from ..engine.tiles import TILES, members
+from ..engine.tiles import FULL_SET, TILES, members
 from ..log.events import Draw, Event, Pass, Play
 
 #: Moves: fault kinds that replace a player's move.
 MOVE_KINDS = ("M202", "M205", "M206", "M207", "M208")
+#: All Fives' moves: also a draw holding a playable tile (M210), a move but placing the playable
+#: tile just drawn (M211), a play on an arm not open (M212).
+FIVES_MOVE_KINDS = MOVE_KINDS + ("M210", "M211", "M212")
 #: Kinds written as a defective line (an unknown field, a tile outside the set, a seq gap).
 LINE_KINDS = ("W401", "F002", "F003")
-#: Claims and deals: a wrong opener, winner, round points or final scores.
-CLAIM_KINDS = ("S104", "R302", "R303", "R306")
+#: Claims and deals: a wrong opener, winner, round points, final scores or a play's points.
+CLAIM_KINDS = ("S104", "R302", "R303", "R306", "R308")
+#: Draw's kinds.
 KINDS = MOVE_KINDS + LINE_KINDS + CLAIM_KINDS
+#: All Fives' kinds.
+FIVES_KINDS = FIVES_MOVE_KINDS + LINE_KINDS + CLAIM_KINDS
+
+
+def kinds_for(variant: str) -> tuple[str, ...]:
+    """The fault kinds a match of ``variant`` can be given."""
+    return FIVES_KINDS if variant == "all-fives" else KINDS
 
 
 @dataclass(frozen=True)
@@ -110,7 +124,10 @@ class FaultPlan:
     # -- lines and moves -----------------------------------------------------
 
     def defect(self, event: Event, index: int) -> Event | Defective:
-        """Write a move with an unknown field (W401), or skip a seq number before it (F003)."""
+        """Write a move with an unknown field (W401), a play with wrong points (R308), or skip a seq number (F003)."""
+        if isinstance(event, Play) and self.wants("R308"):
+            self._done(index)
+            return msgspec.structs.replace(event, points=0 if event.points else 5)
         if self.wants("W401"):
             self._done(index)
             return Defective(event, extra={"comment": "injected"})
@@ -136,29 +153,61 @@ class FaultPlan:
         an illegal draw or pass is applied, a tile not held or not in the stock is not.
         """
         kind = self.pending
-        if kind not in MOVE_KINDS or self.rng.random() >= 0.25:
+        if kind not in FIVES_MOVE_KINDS or self.rng.random() >= 0.25:
             return None
-        player = state.names[seat]
-        drawing = state.drawing_allowed()
-        playable = state.playable(seat)
-        event: Event | None = None
-        if kind == "M205" and not drawing and state.stock_left > 0:
-            tile = state.next_stock_tile()
-            state.apply_draw(seat, tile)  # type: ignore[arg-type]
-            event = Draw(match=match_id, player=player, tile=TILES[tile])  # type: ignore[index]
-        elif kind == "M206" and drawing:
-            elsewhere = [tile for other, hand in enumerate(state.hands) if other != seat for tile in members(hand)]
-            event = Draw(match=match_id, player=player, tile=TILES[self.rng.choice(elsewhere)])
-        elif kind == "M207" and drawing and not playable:
-            state.apply_pass(seat)
-            event = Pass(match=match_id, player=player)
-        elif kind == "M208" and not drawing and playable:
-            state.apply_pass(seat)
-            event = Pass(match=match_id, player=player)
-        elif kind == "M202":
-            elsewhere = [tile for other, hand in enumerate(state.hands) if other != seat for tile in members(hand)]
-            tile = self.rng.choice(elsewhere)
-            event = Play(match=match_id, player=player, tile=TILES[tile], end="left")
+        if isinstance(state, FivesRound):
+            event = self._fives_move(state, seat, match_id, kind)
+        else:
+            event = self._draw_move(state, seat, match_id, kind)
         if event is not None:
             self._done(index)
         return event
+
+    def _draw_move(self, state: Round, seat: int, match_id: str, kind: str | None) -> Event | None:
+        player = state.names[seat]
+        drawing = state.drawing_allowed()
+        playable = state.playable(seat)
+        if kind == "M205" and not drawing and state.stock_left > 0:
+            tile = state.next_stock_tile()
+            state.apply_draw(seat, tile)  # type: ignore[arg-type]
+            return Draw(match=match_id, player=player, tile=TILES[tile])  # type: ignore[index]
+        if kind == "M206" and drawing:
+            return Draw(match=match_id, player=player, tile=TILES[self._held_elsewhere(state, seat)])
+        if kind == "M207" and drawing and not playable or kind == "M208" and not drawing and playable:
+            state.apply_pass(seat)
+            return Pass(match=match_id, player=player)
+        if kind == "M202":
+            return Play(match=match_id, player=player, tile=TILES[self._held_elsewhere(state, seat)], end="left")
+        return None
+
+    def _fives_move(self, state: FivesRound, seat: int, match_id: str, kind: str | None) -> Event | None:
+        """All Fives: each kind where it is the only rule the move breaks."""
+        player = state.names[seat]
+        boneyard = state.stock_left > 0
+        playable = state.playable(seat)
+        free = state.must_place == NO_TILE
+        if kind == "M211" and not free and boneyard or kind == "M210" and free and playable and boneyard:
+            tile = state.next_stock_tile()
+            state.apply_draw(seat, tile)  # type: ignore[arg-type]
+            return Draw(match=match_id, player=player, tile=TILES[tile])  # type: ignore[index]
+        if not free:
+            return None
+        if kind == "M205" and not boneyard and not playable:
+            placed = FULL_SET & ~state.stock & ~state.hands[seat]
+            return Draw(match=match_id, player=player, tile=TILES[self.rng.choice(list(members(placed)))])
+        if kind == "M206" and boneyard and not playable:
+            return Draw(match=match_id, player=player, tile=TILES[self._held_elsewhere(state, seat)])
+        if kind == "M207" and boneyard and not playable or kind == "M208" and not boneyard and playable:
+            state.apply_pass(seat)
+            return Pass(match=match_id, player=player)
+        if kind == "M212" and not state.tableau.is_empty and not state.tableau.arms_open:
+            tile = self.rng.choice(list(members(state.hands[seat])))
+            return Play(match=match_id, player=player, tile=TILES[tile], end=self.rng.choice(("up", "down")))
+        if kind == "M202":
+            return Play(match=match_id, player=player, tile=TILES[self._held_elsewhere(state, seat)], end="left")
+        return None
+
+    def _held_elsewhere(self, state: Round, seat: int) -> int:
+        """A tile another player holds."""
+        return self.rng.choice([tile for other, hand in enumerate(state.hands) if other != seat
+                                for tile in members(hand)])

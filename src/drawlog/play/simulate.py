@@ -5,22 +5,39 @@ The simulator has no rules of its own: legality comes from
 and every action goes through the engine's checked ``draw`` / ``play`` /
 ``pass_turn``. Same seed, same events. With ``fault_rate`` a
 :class:`~drawlog.faults.FaultPlan` puts one known violation into some matches.
+
+``variant`` picks the game (Draw, or All Fives with its scoring plays, each
+``play`` logging the ``points`` it scored) and ``rules`` a house deal (``hand``,
+and ``reserve`` in Draw); both are logged in ``match_start`` only when they
+differ from the standard.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import msgspec
 
-from ..engine.match import Deal, Match, hand_size
+from ..engine.allfives import FivesRound
+from ..engine.match import MAX_PLAYERS, MIN_PLAYERS, Deal, Match
+from ..engine.profiles import PROFILES, GameRules, Profile
 from ..engine.rounds import Round
 from ..engine.tiles import TILE_COUNT, TILES, bits, members
-from ..log.events import Draw, Event, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
+from ..log.events import (
+    Draw,
+    Event,
+    HouseRules,
+    MatchEnd,
+    MatchStart,
+    Pass,
+    Play,
+    RoundEnd,
+    RoundStart,
+)
 from .bots import BOTS, Bot
-from .faults import Defective, FaultPlan, InjectedFault
+from .faults import Defective, FaultPlan, InjectedFault, kinds_for
 
 #: A line of a simulated log: an event, or an event written with a deliberate defect.
 LogItem = Event | Defective
@@ -39,6 +56,45 @@ class SimulationOptions:
     match_prefix: str = "m"
     fault_rate: float = 0.0
     meta: dict[str, object] | None = None
+    #: The game: ``"draw"`` or ``"all-fives"``.
+    variant: str = "draw"
+    #: House rules: ``hand`` (tiles dealt to each player) and, in Draw, ``reserve``; the standard when left out.
+    rules: Mapping[str, int] | None = None
+
+
+#: The house rules a simulation may set.
+RULE_KEYS = ("hand", "reserve")
+
+
+def check_options(options: SimulationOptions) -> None:
+    """Raise ``ValueError`` when the variant or house rules cannot be played at every table size asked for."""
+    profile = PROFILES.get(options.variant)
+    if profile is None:
+        raise ValueError(f"unknown variant {options.variant!r}; choose from {', '.join(PROFILES)}")
+    rules = dict(options.rules or {})
+    unknown = [key for key in rules if key not in RULE_KEYS]
+    if unknown:
+        raise ValueError(f"unknown house rule {', '.join(unknown)}; choose from {', '.join(RULE_KEYS)}")
+    if "reserve" in rules and profile.reserve == 0:
+        raise ValueError(f"{profile.title} has no reserve: every tile of the boneyard may be drawn")
+    if rules.get("hand", 1) < 1 or rules.get("reserve", 0) < 0:
+        raise ValueError("hand must be at least 1 and reserve at least 0")
+    sizes = range(MIN_PLAYERS, MAX_PLAYERS + 1) if options.players == "mixed" else (int(options.players),)
+    for players in sizes:
+        game = profile.rules_for(players, rules.get("hand"), rules.get("reserve"))
+        needed = players * game.hand + game.reserve
+        if needed > TILE_COUNT:
+            raise ValueError(f"{players} players × {game.hand} tiles + a reserve of {game.reserve} need {needed} "
+                             f"tiles; the set has {TILE_COUNT}")
+
+
+def _logged_rules(profile: Profile, rules: GameRules, players: int) -> HouseRules | None:
+    """The ``rules`` object for ``match_start``: the keys that differ from the standard, or None."""
+    standard = profile.rules_for(players)
+    changed = {key: value for key, value, usual in (("hand", rules.hand, standard.hand),
+                                                     ("reserve", rules.reserve, standard.reserve))
+               if value != usual}
+    return HouseRules(**changed) if changed else None
 
 
 @dataclass(frozen=True)
@@ -56,7 +112,9 @@ class Simulator:
     def __init__(self, seed: int, options: SimulationOptions | None = None) -> None:
         self.rng = random.Random(seed)
         self.options = options or SimulationOptions()
-        self.faults = FaultPlan(self.rng, self.options.fault_rate)
+        check_options(self.options)
+        self.profile = PROFILES[self.options.variant]
+        self.faults = FaultPlan(self.rng, self.options.fault_rate, kinds_for(self.options.variant))
         #: The outcome of the last match played.
         self.outcome: MatchOutcome | None = None
 
@@ -78,13 +136,18 @@ class Simulator:
         bots = [BOTS[options.bots[seat % len(options.bots)]]() for seat in range(len(names))]
         meta = {**(options.meta or {}), "bots": [bot.name for bot in bots]}
         self.faults.start_match(match_id, options.log_seq)
-        events: list[LogItem] = [MatchStart(match=match_id, players=list(names), meta=meta)]
-        match = Match(names)
+        profile, house = self.profile, options.rules or {}
+        rules = profile.rules_for(len(names), house.get("hand"), house.get("reserve"))
+        start = MatchStart(match=match_id, players=list(names), variant=profile.name,  # type: ignore[arg-type]
+                           rules=_logged_rules(profile, rules, len(names)), meta=meta)
+        events: list[LogItem] = [start]
+        match = Match(names, rules=rules)
         opener = rng.randrange(len(names))
         while not match.result.decided:
             if match.rounds_started:
-                opener = self.faults.opener((match.round.opener + 1) % len(names),  # type: ignore[union-attr]
-                                            len(names), len(events) + 1)
+                expected = match.expected_opener()
+                opener = self.faults.opener(expected, len(names), len(events) + 1) if expected is not None \
+                    else rng.randrange(len(names))
             self._play_round(match, match_id, opener, bots, events)
         scores = dict(zip(names, match.scores))
         winner = names[match.result.winner] if match.result.winner is not None else None
@@ -100,7 +163,7 @@ class Simulator:
         rng, names, faults = self.rng, match.names, self.faults
         tiles = list(range(TILE_COUNT))
         rng.shuffle(tiles)
-        size = hand_size(len(names))
+        size = match.rules.hand
         dealt = [tiles[seat * size:(seat + 1) * size] for seat in range(len(names))]
         order = tiles[len(names) * size:]
         number = match.rounds_started + 1
@@ -125,7 +188,7 @@ class Simulator:
             else:
                 events.append(event)
         score = match.settle_round()
-        points = dict(zip(names, score.points))
+        points = dict(zip(names, score.end_points))
         winner = names[score.winner] if score.winner is not None else None
         if faults.pending:
             winner = faults.round_claims(names, winner, points, len(events) + 1)
@@ -150,10 +213,14 @@ class Simulator:
             _, halves, end = action
             if state.line.is_empty and self.rng.random() < 0.5:
                 halves = (halves[1], halves[0])
-            needed = state.line.resolve(halves) is None
+            if isinstance(state, FivesRound):
+                needed = not state.tableau.is_empty and len(state.tableau.ends_for(halves)) > 1
+            else:
+                needed = state.line.resolve(halves) is None
             state.play(seat, halves, end)
             return Play(match=match_id, player=player, tile=halves,
-                        end=end if needed or not self.options.omit_optional_end else None)
+                        end=end if needed or not self.options.omit_optional_end else None,
+                        points=state.last_points if isinstance(state, FivesRound) else None)
         state.pass_turn(seat)
         return Pass(match=match_id, player=player)
 
