@@ -586,8 +586,9 @@ def test_rule_all_lists_every_code() -> None:
     for rule in RULES:
         assert re.search(rf"\b{rule.code}\b", text), rule.code
         assert rule.name in text
-    headers = re.findall(r"^\s*([A-Z]\d{3}) ([a-z0-9-]+) \((error|warning)\)\s*$", text, re.M)
-    assert [code for code, _, _ in headers] == [rule.code for rule in RULES]
+    headers = re.findall(r"^\s*([A-Z]\d{3}) ([a-z0-9-]+) \((error|warning)(, retired)?\)\s*$", text, re.M)
+    assert [code for code, _, _, _ in headers] == [rule.code for rule in RULES]
+    assert [code for code, _, _, retired in headers if retired] == [rule.code for rule in RULES if rule.retired]
 
 
 def test_rule_catalog_covers_the_contract() -> None:

@@ -1,15 +1,19 @@
-"""drawlog: validate, score and analyse move logs of the domino game Draw.
+"""drawlog: validate, score and analyse move logs of the domino games Draw and All Fives.
 
-The rules engine (:class:`Match`, :class:`Round`) is a pure library; the
-:class:`Validator` replays logs through it; the CLI (``drawlog``) sits on top.
+The rules engine (:class:`Match`, :class:`Round`, :class:`FivesRound`, the game
+profiles) is a pure library; the :class:`Validator` replays logs through it; the
+CLI (``drawlog``) sits on top.
 """
 
 from .check.rules import RULES, RULES_BY_CODE, Rule, find_rule
 from .check.validator import Validator, validate_lines, validate_paths
 from .check.violations import Summary, Violation
+from .engine.allfives import FivesRound
 from .engine.match import Match, check_players, hand_size
+from .engine.profiles import ALL_FIVES, DRAW, PROFILES, GameRules, Profile, house_rules
 from .engine.rounds import BLOCKED, DOMINO, Placement, Round
-from .engine.scoring import MatchResult, RoundScore, default_target, match_result, score_round
+from .engine.scoring import MatchResult, RoundScore, default_target, match_result, round_to_five, score_round
+from .engine.tableau import Tableau
 from .errors import (
     DrawlogError,
     Fault,
@@ -27,10 +31,10 @@ __version__ = "0.1.0"
 COMPILED = hasattr(Round, "__mypyc_attrs__")
 
 __all__ = [
-    "BLOCKED", "DOMINO", "FORMAT_VERSION", "RULES", "RULES_BY_CODE",
-    "AnyEvent", "DrawlogError", "Fault", "IllegalAction", "InputError", "Match", "MatchResult",
-    "NothingRead", "OutputError", "Placement", "Round", "RoundScore", "Rule", "Summary", "Validator", "Violation",
-    "WriteFailed",
-    "check_players", "default_target", "find_rule", "hand_size", "json_schema", "match_result",
-    "score_round", "validate_lines", "validate_paths",
+    "ALL_FIVES", "BLOCKED", "DOMINO", "DRAW", "FORMAT_VERSION", "PROFILES", "RULES", "RULES_BY_CODE",
+    "AnyEvent", "DrawlogError", "Fault", "FivesRound", "GameRules", "IllegalAction", "InputError", "Match",
+    "MatchResult", "NothingRead", "OutputError", "Placement", "Profile", "Round", "RoundScore", "Rule", "Summary",
+    "Tableau", "Validator", "Violation", "WriteFailed",
+    "check_players", "default_target", "find_rule", "hand_size", "house_rules", "json_schema", "match_result",
+    "round_to_five", "score_round", "validate_lines", "validate_paths",
 ]
