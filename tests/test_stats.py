@@ -480,9 +480,9 @@ def test_a_context_index_too_large_to_pack_is_kept_aside(tmp_path: Path):
 
     sink = MoveSink(tmp_path / "moves.parquet", SCHEMAS["moves"])
     for index in range(CONTEXT_MAX + 3):
-        sink.context((f"m{index}", 1, None, None, "log.jsonl", ("ann", "bob")))
-    sink.add(CONTEXT_MAX + 2, 7, 1, 2, 28, 2, 7, 7, 14, 7, False, True, 99)
-    sink.add(5, 1, 0, 2, 28, 2, 7, 7, 14, 7, False, True, 100)
+        sink.context((f"m{index}", 1, None, None, "log.jsonl", ("ann", "bob"), "draw"))
+    sink.add(CONTEXT_MAX + 2, 7, 1, 2, 28, 4, 7, 7, 14, 7, False, True, 99)
+    sink.add(5, 1, 0, 2, 28, 4, 7, 7, 14, 7, False, True, 100)
     sink.close()
     moves = pl.read_parquet(tmp_path / "moves.parquet")
     assert moves.select("match", "ply", "player", "line").rows() == [

@@ -222,7 +222,7 @@ class Players(str, Enum):
 
 
 class Variant(str, Enum):
-    """The games ``simulate`` can play."""
+    """The games: what ``simulate`` plays, what ``players`` and ``ratings`` report on (each on its own)."""
 
     draw = "draw"
     all_fives = "all-fives"
@@ -331,6 +331,11 @@ class FrameFormat(str, Enum):
     parquet = "parquet"
 
 
+#: ``--variant`` of ``players`` and ``ratings``: without it every variant has rows of its own.
+VariantOption = Annotated[Optional[Variant], typer.Option(
+    "--variant", help="Only this game (draw, all-fives); default: each variant on its own rows, never mixed.")]
+
+
 def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_label: str,
                  quiet: bool, jobs: int) -> Summary:
     """Validate and write the tables; exit 2 when the folder or the key is refused, or nothing could be read."""
@@ -392,7 +397,7 @@ def stats(
     paths: Annotated[list[str], typer.Argument(metavar="PATH", help="Log files, folders, or - for standard input.")],
     out: Annotated[str, typer.Option("--out", "-o", help="Folder for the Parquet tables (replaced whole).")],
     partition_by: Annotated[Optional[str], typer.Option(help="Write hive-style folders by this column: "
-                                                             "tournament, table_name or file.")] = None,
+                                                             "tournament, table_name, variant or file.")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Processes replaying files at once.")] = 1,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
 ) -> None:
@@ -426,9 +431,9 @@ def audit(
         found = audit_summary(Path(out), top=top)
     except OutputError as error:
         raise typer.BadParameter(str(error), param_hint="--out") from None
-    for key, title in (("by_code", "violations by code"), ("players", "players with most errors"),
-                       ("files", "files with most errors")):
-        if found[key].height:
+    for key, title in (("variants", "matches by variant"), ("by_code", "violations by code"),
+                       ("players", "players with most errors"), ("files", "files with most errors")):
+        if found[key].height > (1 if key == "variants" else 0):
             console.print(frame_table(found[key], title=title))
     console.print(Text(f"tables in {out}: query them with `drawlog query {out} \"SQL\"`"), soft_wrap=True)
 
@@ -474,33 +479,38 @@ def players(
                                                    "table_name, file).")] = None,
     sort: Annotated[str, typer.Option(help="Sort by this column, best first (names A to Z).")] = "rating",
     reverse: Annotated[bool, typer.Option("--reverse", help="Sort the other way.")] = False,
+    variant: VariantOption = None,
     output_format: Annotated[FrameFormat, typer.Option("--format", "-f")] = FrameFormat.table,
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file (a table as "
                                                                         "plain text).")] = None,
 ) -> None:
-    """A leaderboard per player: results, rating, how they win, how they draw, how often they break rules."""
+    """A leaderboard per player and variant: results, rating, how they win, draw and break rules."""
     from .tables.dataset import PARTITION_KEYS
     from .tables.reports import LEADERBOARD_COLUMNS, leaderboard
 
     if by is not None and by not in PARTITION_KEYS:
         raise typer.BadParameter(f"choose one of {', '.join(PARTITION_KEYS)}", param_hint="--by")
-    sorts = ["player", *([by] if by else []), *LEADERBOARD_COLUMNS]
+    sorts = ["player", "variant", *([by] if by and by != "variant" else []), *LEADERBOARD_COLUMNS]
     if sort not in sorts:
         raise typer.BadParameter(f"choose one of {', '.join(sorts)}", param_hint="--sort")
-    _frame_command(lambda: leaderboard(Path(folder), by=by, sort=sort, reverse=reverse), output_format, output)
+    game = variant.value if variant is not None else None
+    _frame_command(lambda: leaderboard(Path(folder), by=by, sort=sort, reverse=reverse, variant=game),
+                   output_format, output)
 
 
 @app.command()
 def ratings(
     folder: Annotated[str, typer.Argument(metavar="DIR", help="A folder written by `drawlog stats` or `drawlog audit`.")],
+    variant: VariantOption = None,
     output_format: Annotated[FrameFormat, typer.Option("--format", "-f")] = FrameFormat.table,
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file (a table as "
                                                                         "plain text).")] = None,
 ) -> None:
-    """Plackett–Luce skill ratings (openskill) from finished matches in time order, with their uncertainty."""
+    """Plackett–Luce skill ratings (openskill) per variant from finished matches in time order, with uncertainty."""
     from .tables.reports import ratings as compute_ratings
 
-    _frame_command(lambda: compute_ratings(Path(folder)), output_format, output)
+    game = variant.value if variant is not None else None
+    _frame_command(lambda: compute_ratings(Path(folder), game), output_format, output)
 
 
 @app.command()

@@ -25,7 +25,11 @@ from .sinks import MOVE_PARQUET, ROWS_PER_GROUP, MoveSink, TableSink, WriterThre
 from .stats import MATCH_KEYS, SCHEMAS, TABLES, WRITE_SCHEMAS, StatsRecorder
 
 MANIFEST = "_drawlog.json"
-PARTITION_KEYS = (*MATCH_KEYS, "file")
+PARTITION_KEYS = (*MATCH_KEYS, "variant", "file")
+#: The version of the tables' columns, ``table_format`` in the manifest (a manifest without it is 1).
+#: 2 adds All Fives: ``variant`` in every table; ``rounds.spinner``; ``players.play_points`` and
+#: ``end_points``; ``moves.points``, ``claimed_points``, ``up`` and ``down``; ``moves.end`` up/down.
+TABLE_FORMAT = 2
 
 
 def check_out_dir(out: Path) -> None:
@@ -196,11 +200,21 @@ def _write_manifest(staging: Path, paths: list[str], partition_by: str | None, s
     from .. import __version__
 
     manifest = {
-        "drawlog": __version__, "written": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "drawlog": __version__, "table_format": TABLE_FORMAT,
+        "written": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "inputs": paths, "partition_by": partition_by, "rows": rows,
         "summary": msgspec.to_builtins(summary),
     }
     (staging / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+
+
+def _table_format(manifest: Path) -> int:
+    """The ``table_format`` a manifest names (1 when it names none, 0 when it cannot be read)."""
+    try:
+        written = json.loads(manifest.read_text(encoding="utf-8")).get("table_format", 1)
+    except (OSError, ValueError, AttributeError):
+        return 0
+    return written if isinstance(written, int) else 0
 
 
 def _swap_in(staging: Path, out: Path) -> None:
@@ -227,8 +241,9 @@ def table_sources(folder: Path) -> Iterator[tuple[str, Path, bool]]:
 def open_tables(folder: Path):  # noqa: ANN201 - dict[str, polars.LazyFrame]
     """The tables of a statistics folder as polars LazyFrames, by name.
 
-    A folder drawlog did not write, a table missing, or a table file that is
-    not Parquet raises :class:`OutputError` naming it.
+    A folder drawlog did not write, one of an older table format, a table
+    missing, or a table file that is not Parquet raises :class:`OutputError`
+    naming it.
     """
     import polars as pl
     import pyarrow.parquet as pq
@@ -237,6 +252,11 @@ def open_tables(folder: Path):  # noqa: ANN201 - dict[str, polars.LazyFrame]
     if not (folder / MANIFEST).is_file():
         raise OutputError(f"{folder} is not a drawlog statistics folder (no {MANIFEST}); "
                           f"write one with `drawlog stats LOGS --out {folder}`")
+    written = _table_format(folder / MANIFEST)
+    if written < TABLE_FORMAT:
+        held = f"tables of format {written}, without the columns of format {TABLE_FORMAT} (All Fives, " \
+               f"variant)" if written else f"an unreadable {MANIFEST}"
+        raise OutputError(f"{folder} holds {held}; {again}")
     frames = {}
     for name, path, partitioned in table_sources(folder):
         files = sorted(path.rglob("*.parquet")) if partitioned else [path]

@@ -1,7 +1,8 @@
 """Reports over a statistics folder: SQL queries, the player leaderboard, skill ratings, the audit summary.
 
 Everything here reads the Parquet tables written by :mod:`drawlog.dataset`
-with polars; nothing re-reads the logs.
+with polars; nothing re-reads the logs. Draw and All Fives are different
+games: ratings and the leaderboard are per ``variant``, never mixed.
 """
 
 from __future__ import annotations
@@ -11,15 +12,19 @@ from typing import Any
 
 import polars as pl
 
+from ..engine.profiles import PROFILES
 from .dataset import open_tables
+
+#: The games the tables may hold, by their ``variant`` name.
+VARIANTS = tuple(PROFILES)
 
 #: The leaderboard's columns after its keys; ``drawlog players --sort`` takes any of them, or a key.
 LEADERBOARD_COLUMNS = ("matches", "match_wins", "win_share", "rating", "rating_sigma", "rounds", "rounds_won_domino",
                        "rounds_won_blocked", "points_per_round", "pips_left_per_lost_round", "draws_per_turn",
                        "voluntary_draw_share", "passes", "violations", "violations_per_100_moves")
 #: Columns sorted smallest first (names, and counts where less is better); the others largest first.
-ASCENDING = frozenset({"player", "tournament", "table_name", "file", "rating_sigma", "pips_left_per_lost_round",
-                       "draws_per_turn", "violations", "violations_per_100_moves"})
+ASCENDING = frozenset({"player", "variant", "tournament", "table_name", "file", "rating_sigma",
+                       "pips_left_per_lost_round", "draws_per_turn", "violations", "violations_per_100_moves"})
 
 #: A match with a result: it has its match_end, a score reached the target, and it was replayed.
 FINISHED = pl.col("complete") & pl.col("decided") & pl.col("replayed")
@@ -31,56 +36,68 @@ def query(folder: Path, sql: str) -> pl.DataFrame:
     return context.execute(sql).collect()
 
 
-def ratings(folder: Path) -> pl.DataFrame:
-    """A Plackett–Luce rating per player (openskill) from finished matches, in time order.
+def _of_variant(frame: pl.LazyFrame, variant: str | None) -> pl.LazyFrame:
+    """The rows of one ``variant`` (all of them for None)."""
+    return frame if variant is None else frame.filter(pl.col("variant") == variant)
 
-    Finished: with their match_end, a score at the target, replayed. Matches are
-    taken by ``started_at`` (those without come last), then file and line; the
-    final scores rank the seats, equal scores tie. ``ordinal`` is
-    ``mu − 3·sigma``, a conservative estimate.
+
+def ratings(folder: Path, variant: str | None = None) -> pl.DataFrame:
+    """A Plackett–Luce rating per player and variant (openskill) from finished matches, in time order.
+
+    Finished: with their match_end, a score at the target, replayed. Each
+    variant is rated on its own (a Draw rating and an All Fives rating are
+    different skills); ``variant`` keeps one. Matches are taken by
+    ``started_at`` (those without come last), then file and line; the final
+    scores rank the seats, equal scores tie. ``ordinal`` is ``mu − 3·sigma``, a
+    conservative estimate. Sorted by variant, then best ordinal first.
     """
     from openskill.models import PlackettLuce
 
     tables = open_tables(folder)
     matches = (
-        tables["matches"]
+        _of_variant(tables["matches"], variant)
         .filter(FINISHED & pl.col("scores").is_not_null())
         .sort(["started_at", "file", "first_line"], nulls_last=True)
-        .select("player_names", "scores")
+        .select("variant", "player_names", "scores")
         .collect()
     )
     model = PlackettLuce()
-    current: dict[str, Any] = {}
-    played: dict[str, int] = {}
-    for names, scores in matches.iter_rows():
-        teams = [[current.get(name) or model.rating(name=name)] for name in names]
+    current: dict[tuple[str, str], Any] = {}
+    played: dict[tuple[str, str], int] = {}
+    for game, names, scores in matches.iter_rows():
+        teams = [[current.get((name, game)) or model.rating(name=name)] for name in names]
         rated = model.rate(teams, scores=list(scores))
         for name, (rating,) in zip(names, rated):
-            current[name] = rating
-            played[name] = played.get(name, 0) + 1
+            current[(name, game)] = rating
+            played[(name, game)] = played.get((name, game), 0) + 1
     rows = [
-        {"player": name, "mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal(),
-         "rated_matches": played[name]}
-        for name, rating in current.items()
+        {"player": name, "variant": game, "mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal(),
+         "rated_matches": played[(name, game)]}
+        for (name, game), rating in current.items()
     ]
-    schema = {"player": pl.String, "mu": pl.Float64, "sigma": pl.Float64, "ordinal": pl.Float64,
-              "rated_matches": pl.Int64}
-    return pl.DataFrame(rows, schema=schema).sort("ordinal", descending=True)
+    schema = {"player": pl.String, "variant": pl.String, "mu": pl.Float64, "sigma": pl.Float64,
+              "ordinal": pl.Float64, "rated_matches": pl.Int64}
+    return pl.DataFrame(rows, schema=schema).sort(["variant", "ordinal", "player"],
+                                                  descending=[False, True, False])
 
 
-def leaderboard(folder: Path, by: str | None = None, sort: str = "rating", reverse: bool = False) -> pl.DataFrame:
-    """Per player (and per ``by`` column of the matches, e.g. tournament): results, habits and faults.
+def leaderboard(folder: Path, by: str | None = None, sort: str = "rating", reverse: bool = False,
+                variant: str | None = None) -> pl.DataFrame:
+    """Per player and variant (and per ``by`` column of the matches, e.g. tournament): results, habits, faults.
 
-    Results count finished matches (see :data:`FINISHED`) and rounds that ended;
-    the moves of every round count. A share whose denominator is 0 is null.
-    ``rating`` is the player's overall one. Sorted by ``sort``, best first
+    Each variant has rows of its own (``variant`` keeps one). Results count
+    finished matches (see :data:`FINISHED`) and rounds that ended; the moves of
+    every round count. A share whose denominator is 0 is null. ``rating`` is the
+    player's overall one in that variant. Sorted by ``sort``, best first
     (:data:`ASCENDING`), or the other way with ``reverse``.
     """
-    tables = open_tables(folder)
-    keys = ["player"] + ([by] if by else [])
+    tables = {name: _of_variant(frame, variant) for name, frame in open_tables(folder).items()}
+    if by == "variant":
+        by = None
+    keys = ["player", "variant"] + ([by] if by else [])
     seated = (
         tables["matches"]
-        .select("match", "player_names", "winner", FINISHED.alias("finished"), *([by] if by else []))
+        .select("match", "variant", "player_names", "winner", FINISHED.alias("finished"), *([by] if by else []))
         .explode("player_names")
         .rename({"player_names": "player"})
     )
@@ -128,8 +145,9 @@ def leaderboard(folder: Path, by: str | None = None, sort: str = "rating", rever
         )
         .collect()
     )
-    rated = ratings(folder).select("player", pl.col("ordinal").alias("rating"), pl.col("sigma").alias("rating_sigma"))
-    board = board.join(rated, on="player", how="left")
+    rated = ratings(folder, variant).select("player", "variant", pl.col("ordinal").alias("rating"),
+                                            pl.col("sigma").alias("rating_sigma"))
+    board = board.join(rated, on=["player", "variant"], how="left")
     descending = (sort not in ASCENDING) != reverse
     order = [sort, *(key for key in keys if key != sort)]
     return board.select(*keys, *LEADERBOARD_COLUMNS).sort(
@@ -142,11 +160,15 @@ def _share(part: pl.Expr, whole: pl.Expr) -> pl.Expr:
 
 
 def audit_summary(folder: Path, top: int = 5) -> dict[str, pl.DataFrame]:
-    """What an audit prints: violations by code, and the players and files with most errors."""
+    """What an audit prints: matches by variant, violations by code, and the players and files with most errors."""
     tables = open_tables(folder)
     violations = tables["violations"]
     errors = violations.filter(pl.col("severity") == "error")
     return {
+        "variants": tables["matches"].group_by("variant")
+        .agg(pl.len().alias("matches"), pl.col("valid").sum().alias("valid"),
+             pl.col("complete").sum().alias("complete"), pl.col("rounds").sum().alias("rounds"))
+        .sort("variant").collect(),
         "by_code": violations.group_by("code", "severity").agg(pl.len().alias("count"))
         .sort(["count", "code"], descending=[True, False]).collect(),
         "players": errors.filter(pl.col("player").is_not_null()).group_by("player")

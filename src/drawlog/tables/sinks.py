@@ -27,13 +27,18 @@ LABELS: Final = tuple(label(tile) for tile in range(TILE_COUNT))
 DRAW_CODE: Final = 0
 PLAY_CODE: Final = 1
 PASS_CODE: Final = 2
-#: ``end`` codes are 0 left, 1 right, 2 none; an open end of 7 and a tile of 28 (TILE_COUNT) mean none.
-NO_END: Final = 2
+#: ``end`` codes are 0 left, 1 right, 2 up, 3 down, 4 none; an open end of 7 and a tile of 28 (TILE_COUNT)
+#: mean none.
+LEFT_END: Final = 0
+RIGHT_END: Final = 1
+UP_END: Final = 2
+DOWN_END: Final = 3
+NO_END: Final = 4
 NO_PIP: Final = 7
 #: (name, bits) of the fields of a packed move, lowest bits first (see :meth:`MoveSink.add`).
 PACKED_FIELDS: Final = (("applied", 1), ("could_play", 1), ("hand_size", 5), ("stock_left", 5), ("right", 3),
-                        ("left", 3), ("end", 2), ("tile", 5), ("action", 2), ("seat", 2), ("ply", 16),
-                        ("context", 18))
+                        ("left", 3), ("end", 3), ("tile", 5), ("action", 2), ("seat", 2), ("ply", 16),
+                        ("context", 17))
 _WIDTH: Final = dict(PACKED_FIELDS)
 #: The largest context index and ply a packed move holds; larger ones are kept aside (see MoveSink.add).
 CONTEXT_MAX: Final = (1 << _WIDTH["context"]) - 1
@@ -46,7 +51,7 @@ TEXT: Final = pa.dictionary(pa.int32(), pa.string())
 #: the 1M-event benchmark log: 0.17 s and 3.2 MB against 0.27 s and 5.8 MB with pyarrow's defaults.
 MOVE_PARQUET: Final[dict[str, Any]] = {
     "use_dictionary": ["match", "player", "action", "tile", "end", "faults", "tournament", "table_name", "file",
-                       "left", "right", "stock_left", "hand_size"],
+                       "variant", "left", "right", "up", "down", "stock_left", "hand_size", "points"],
     "column_encoding": {"line": "DELTA_BINARY_PACKED"},
     "write_statistics": ["match", "line", "tournament", "table_name", "file"],
 }
@@ -169,8 +174,9 @@ def _text_values(values: Sequence[Any]) -> Any:
 
 _ACTIONS = _text_values(["draw", "play", "pass"])
 _TILE_LABELS = _text_values([*LABELS, None])
-_END_NAMES = _text_values(["left", "right", None])
+_END_NAMES = _text_values(["left", "right", "up", "down", None])
 _PIPS = pa.array([0, 1, 2, 3, 4, 5, 6, None], pa.int8())
+_ZERO_POINTS = pa.scalar(0, pa.int32())
 
 
 def _int64(value: int) -> Any:
@@ -192,7 +198,9 @@ class MoveSink:
 
     Per-round values (match, round, names, keys) are stored once per round as a
     *context* that each packed move points to; :meth:`flush` forgets them, so
-    the recorder registers the rounds still open again after it.
+    the recorder registers the rounds still open again after it. What All Fives
+    adds (points, a claim, the arms) is kept aside, only for the moves that have
+    it (:meth:`add_extras`): a Draw move packs as before.
     """
 
     def __init__(self, path: Path, schema: pa.Schema, rows_per_group: int = ROWS_PER_GROUP,
@@ -207,31 +215,40 @@ class MoveSink:
         self.packed: list[int] = []
         self.lines: list[int] = []
         self.faults: dict[int, str] = {}
+        #: (points, claimed_points, up, down) of the moves that scored, claimed or had open arms, by row.
+        self.extras: dict[int, tuple[int, int | None, int, int]] = {}
         #: (context, ply) of the moves whose values do not fit their packed fields, by row.
         self.oversized: dict[int, tuple[int, int]] = {}
         self.contexts: list[tuple[Any, ...]] = []
         self._writer = open_writer(path, self.write_schema, arrow, MOVE_PARQUET)
 
     def context(self, values: tuple[Any, ...]) -> int:
-        """Register a round's (match, round, tournament, table_name, file, names); its index."""
+        """Register a round's (match, round, tournament, table_name, file, names, variant); its index."""
         self.contexts.append(values)
         return len(self.contexts) - 1
 
     def add(self, context: int, ply: int, seat: int, action: int, tile: int, end: int, left: int, right: int,
             stock_left: int, hand_size: int, could_play: bool, applied: bool, line: int) -> None:
-        """Append one move (``tile`` 28, ``end`` 2 and ``left``/``right`` 7 mean none).
+        """Append one move (``tile`` 28, ``end`` 4 and ``left``/``right`` 7 mean none).
 
         A context or ply too large for its packed field (a round of over 65,535
-        moves, or over 262,143 rounds within one row group) is kept aside.
+        moves, or over 131,071 rounds within one row group) is kept aside.
         """
         if context > CONTEXT_MAX or ply > PLY_MAX:
             self.oversized[len(self.lines)] = (context, ply)
             context = ply = 0
         self.lines.append(line)
         self.packed.append(
-            ((((((((((context << 16 | ply) << 2 | seat) << 2 | action) << 5 | tile) << 2 | end) << 3 | left) << 3
+            ((((((((((context << 16 | ply) << 2 | seat) << 2 | action) << 5 | tile) << 3 | end) << 3 | left) << 3
                | right) << 5 | stock_left) << 5 | hand_size) << 1 | could_play) << 1 | applied
         )
+
+    def add_extras(self, points: int, claimed: int | None, up: int, down: int) -> None:
+        """Note what the move added last scored, claimed and left on the arms (``up``/``down`` 7: closed).
+
+        Moves without a note read 0 points, no claim and closed arms.
+        """
+        self.extras[len(self.lines) - 1] = (points, claimed, up, down)
 
     def add_faults(self, codes: str) -> None:
         """Note the fault codes (comma-separated) of the move added last."""
@@ -245,18 +262,21 @@ class MoveSink:
         """Write the pending moves as one row group and forget the contexts."""
         count = len(self.lines)
         if count:
-            columns = self._columns(self.packed, self.lines, self.faults, self.contexts, self.oversized)
+            columns = self._columns(self.packed, self.lines, self.faults, self.contexts, self.oversized,
+                                    self.extras)
             table = pa.Table.from_arrays(columns, schema=self.write_schema)
             self._submit(lambda: self._writer.write(table))
             self.rows += count
             self.packed = []
             self.lines = []
             self.faults = {}
+            self.extras = {}
             self.oversized = {}
         self.contexts = []
 
     def _columns(self, packed_moves: list[int], lines: list[int], faults_by_row: dict[int, str],
-                 rounds: list[tuple[Any, ...]], oversized: dict[int, tuple[int, int]]) -> list[Any]:
+                 rounds: list[tuple[Any, ...]], oversized: dict[int, tuple[int, int]],
+                 extras: dict[int, tuple[int, int | None, int, int]]) -> list[Any]:
         call = pc.call_function
         packed = pa.array(packed_moves, pa.int64())
         fields = {name: call("bit_wise_and", [call("shift_right", [packed, shift]), mask])
@@ -281,17 +301,35 @@ class MoveSink:
         faults = pa.array([faults_by_row.get(row) for row in range(count)], pa.string()).dictionary_encode() \
             if faults_by_row else pa.nulls(count, TEXT)
         seat = call("add", [call("multiply", [context, _SEATS]), fields["seat"]])
+        points, claimed, up, down = _extra_columns(extras, count)
         return [
             per_round(0), call("take", [pa.array(contexts[1], pa.int32()), context]),
             call("cast", [fields["ply"]], _AS_INT32), pa.array(lines, pa.int64()),
             call("take", [_text_values(names), seat]), call("take", [_ACTIONS, fields["action"]]),
             call("take", [_TILE_LABELS, fields["tile"]]), call("take", [_END_NAMES, fields["end"]]),
-            call("take", [_PIPS, fields["left"]]), call("take", [_PIPS, fields["right"]]),
+            call("take", [_PIPS, fields["left"]]), call("take", [_PIPS, fields["right"]]), up, down,
             small("stock_left"), small("hand_size"), call("equal", [fields["could_play"], _ONE]),
-            call("equal", [fields["applied"], _ONE]), faults, per_round(2), per_round(3), per_round(4),
+            call("equal", [fields["applied"], _ONE]), faults, points, claimed,
+            per_round(2), per_round(3), per_round(4), per_round(6),
         ]
 
     def close(self) -> None:
         """Write what is left and close the file."""
         self.flush()
         self._writer.close()
+
+
+def _extra_columns(extras: dict[int, tuple[int, int | None, int, int]], count: int) -> tuple[Any, Any, Any, Any]:
+    """The ``points``, ``claimed_points``, ``up`` and ``down`` columns of ``count`` moves from their notes."""
+    if not extras:
+        return (pa.repeat(_ZERO_POINTS, count), pa.nulls(count, pa.int64()), pa.nulls(count, pa.int8()),
+                pa.nulls(count, pa.int8()))
+    points = [0] * count
+    claimed: list[int | None] = [None] * count
+    up = [NO_PIP] * count
+    down = [NO_PIP] * count
+    for row, (scored, claim, up_value, down_value) in extras.items():
+        points[row], claimed[row], up[row], down[row] = scored, claim, up_value, down_value
+    call = pc.call_function
+    return (pa.array(points, pa.int32()), pa.array(claimed, pa.int64()),
+            call("take", [_PIPS, pa.array(up, pa.int8())]), call("take", [_PIPS, pa.array(down, pa.int8())]))

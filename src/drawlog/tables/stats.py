@@ -3,9 +3,13 @@
 :class:`StatsRecorder` is a replay :class:`~drawlog.replay.Observer`: it turns
 each replayed match, round and move into rows, always from the recomputed
 state, never from the log's claims (those get their own ``claimed_*``
-columns). Rows go to the sinks of :mod:`drawlog.sinks`, which write them to
-Parquet in row groups as the input streams, so memory does not grow with the
-input.
+columns). Draw and All Fives share the tables: ``variant`` names the game in
+each of them; All Fives fills ``moves.points`` (what a placement scored; 0 for
+any other move, and always in Draw), ``moves.up``/``down`` (the spinner's
+arms, null while closed), ``rounds.spinner`` and ``players.play_points``
+(``players.points`` = ``play_points`` + ``end_points``). Rows go to the
+sinks of :mod:`drawlog.sinks`, which write them to Parquet in row groups as
+the input streams, so memory does not grow with the input.
 """
 
 from __future__ import annotations
@@ -13,23 +17,28 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import pyarrow as pa
 
 from ..check.replay import Observer, Table
 from ..check.violations import Violation
+from ..engine.allfives import FivesRound
 from ..engine.rounds import Round
 from ..engine.tiles import TILE_COUNT, is_double, tile_count, tile_id
 from ..errors import Fault
 from ..log.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
 from .sinks import (
+    DOWN_END,
     DRAW_CODE,
     LABELS,
+    LEFT_END,
     NO_END,
     NO_PIP,
     PASS_CODE,
     PLAY_CODE,
+    RIGHT_END,
+    UP_END,
     MoveSink,
     TableSink,
     text_as_dictionary,
@@ -54,29 +63,31 @@ SCHEMAS: dict[str, pa.Schema] = {
         ("first_line", pa.int64()), ("last_line", pa.int64()),
     ]),
     "rounds": pa.schema([
-        ("match", pa.string()), ("round", pa.int32()), *_KEYS,
+        ("match", pa.string()), ("round", pa.int32()), *_KEYS, ("variant", pa.string()),
         ("opener", pa.string()), ("reason", pa.string()), ("winner", pa.string()), ("points", pa.int32()),
         ("stock_left", pa.int8()), ("plays", pa.int32()), ("draws", pa.int32()), ("passes", pa.int32()),
         ("voluntary_draws", pa.int32()), ("opening_tile", pa.string()), ("opened_with_double", pa.bool_()),
-        ("claimed_reason", pa.string()), ("claimed_winner", pa.string()), ("has_round_end", pa.bool_()),
-        ("line", pa.int64()),
+        ("spinner", pa.string()), ("claimed_reason", pa.string()), ("claimed_winner", pa.string()),
+        ("has_round_end", pa.bool_()), ("line", pa.int64()),
     ]),
     "players": pa.schema([
         ("match", pa.string()), ("round", pa.int32()), ("player", pa.string()), ("seat", pa.int8()), *_KEYS,
-        ("points", pa.int32()), ("score", pa.int32()), ("pips_left", pa.int32()), ("tiles_left", pa.int8()),
+        ("variant", pa.string()), ("points", pa.int32()), ("play_points", pa.int32()), ("end_points", pa.int32()),
+        ("score", pa.int32()), ("pips_left", pa.int32()), ("tiles_left", pa.int8()),
         ("plays", pa.int32()), ("draws", pa.int32()), ("voluntary_draws", pa.int32()), ("passes", pa.int32()),
         ("won", pa.bool_()), ("opener", pa.bool_()), ("claimed_points", pa.int64()), ("reason", pa.string()),
     ]),
     "moves": pa.schema([
         ("match", pa.string()), ("round", pa.int32()), ("ply", pa.int32()), ("line", pa.int64()),
         ("player", pa.string()), ("action", pa.string()), ("tile", pa.string()), ("end", pa.string()),
-        ("left", pa.int8()), ("right", pa.int8()), ("stock_left", pa.int8()), ("hand_size", pa.int8()),
-        ("could_play", pa.bool_()), ("applied", pa.bool_()), ("faults", pa.string()), *_KEYS,
+        ("left", pa.int8()), ("right", pa.int8()), ("up", pa.int8()), ("down", pa.int8()), ("stock_left", pa.int8()),
+        ("hand_size", pa.int8()), ("could_play", pa.bool_()), ("applied", pa.bool_()), ("faults", pa.string()),
+        ("points", pa.int32()), ("claimed_points", pa.int64()), *_KEYS, ("variant", pa.string()),
     ]),
     "violations": pa.schema([
         ("file", pa.string()), ("line", pa.int64()), ("match", pa.string()), ("round", pa.int32()),
         ("player", pa.string()), ("code", pa.string()), ("severity", pa.string()), ("message", pa.string()),
-        ("tournament", pa.string()), ("table_name", pa.string()),
+        ("tournament", pa.string()), ("table_name", pa.string()), ("variant", pa.string()),
     ]),
 }
 TABLES = tuple(SCHEMAS)
@@ -109,12 +120,14 @@ class _MatchNotes:
 class _RoundNotes:
     """Per-seat counts of the round in play (plays, draws, voluntary draws, passes) and its moves' context."""
 
-    __slots__ = ("plays", "draws", "voluntary", "passes", "opening", "ply", "line", "values", "context")
+    __slots__ = ("plays", "draws", "voluntary", "passes", "opening", "ply", "line", "values", "context", "fives")
 
-    def __init__(self, players: int, line: int, values: tuple[Any, ...] = ()) -> None:
-        #: (match, round, tournament, table_name, file, names): what the round's moves share.
+    def __init__(self, players: int, line: int, values: tuple[Any, ...] = (), fives: bool = False) -> None:
+        #: (match, round, tournament, table_name, file, names, variant): what the round's moves share.
         self.values = values
         self.context = -1
+        #: Whether the round is All Fives' (its moves score, and it has arms).
+        self.fives = fives
         self.plays = [0] * players
         self.draws = [0] * players
         self.voluntary = [0] * players
@@ -148,8 +161,9 @@ class StatsRecorder(Observer):
         notes: _MatchNotes = table.observed
         state = table.round
         assert state is not None
-        values = (table.id, state.number, notes.tournament, notes.table_name, notes.file, state.names)
-        tally = _RoundNotes(len(state.names), line, values)
+        values = (table.id, state.number, notes.tournament, notes.table_name, notes.file, state.names,
+                  notes.variant)
+        tally = _RoundNotes(len(state.names), line, values, isinstance(state, FivesRound))
         tally.context = self._moves.context(values)
         notes.round = tally
 
@@ -163,12 +177,15 @@ class StatsRecorder(Observer):
         if faults:
             applied = not any(fault.impossible for fault in faults)
         tile, end = TILE_COUNT, NO_END
+        claimed: int | None = None
         if isinstance(event, _PLAY):
             action = PLAY_CODE
             tile = tile_id(event.tile)
             logged_end = event.end
             if logged_end is not None:
-                end = 0 if logged_end == "left" else 1
+                end = LEFT_END if logged_end == "left" else RIGHT_END if logged_end == "right" \
+                    else UP_END if logged_end == "up" else DOWN_END
+            claimed = event.points
             tally.plays[seat] += 1
             if tally.opening < 0 and applied:
                 tally.opening = tile
@@ -187,6 +204,10 @@ class StatsRecorder(Observer):
         moves.add(tally.context, tally.ply, seat, action, tile, end, NO_PIP if left is None else left,
                   NO_PIP if right is None else right, state.stock_left, tile_count(state.hands[seat]),
                   could_play, applied, line)
+        if tally.fives:
+            _note_fives(moves, cast(FivesRound, state), action == PLAY_CODE and applied, claimed)
+        elif claimed is not None:
+            moves.add_extras(0, claimed, NO_PIP, NO_PIP)
         if faults:
             moves.add_faults(",".join(fault.code for fault in faults))
         if moves.full():
@@ -207,23 +228,26 @@ class StatsRecorder(Observer):
         tournament, table_name, file = notes.tournament, notes.table_name, notes.file
         winner_seat = score.winner
         opening = tally.opening
+        variant = notes.variant
+        spinner = state.tableau.spinner if isinstance(state, FivesRound) else -1
         self._rounds.add((
-            match_id, number, tournament, table_name, file, names[state.opener], state.reason,
+            match_id, number, tournament, table_name, file, variant, names[state.opener], state.reason,
             names[winner_seat] if winner_seat is not None else None,
             score.points[winner_seat] if winner_seat is not None else 0, state.stock_left,
             sum(tally.plays), sum(tally.draws), sum(tally.passes), sum(tally.voluntary),
             LABELS[opening] if opening >= 0 else None, is_double(opening) if opening >= 0 else None,
-            claim.reason if claim is not None else None, claim.winner if claim is not None else None,
-            claim is not None, tally.line,
+            LABELS[spinner] if spinner >= 0 else None, claim.reason if claim is not None else None,
+            claim.winner if claim is not None else None, claim is not None, tally.line,
         ))
         claimed = claim.points if claim is not None else None
         players = self._players
         for seat in range(len(names)):
             name = names[seat]
             players.add((
-                match_id, number, name, seat, tournament, table_name, file, score.points[seat],
-                match.scores[seat], score.pips[seat], tile_count(state.hands[seat]), tally.plays[seat],
-                tally.draws[seat], tally.voluntary[seat], tally.passes[seat], winner_seat == seat,
+                match_id, number, name, seat, tournament, table_name, file, variant, score.points[seat],
+                score.play_points[seat], score.end_points[seat], match.scores[seat], score.pips[seat],
+                tile_count(state.hands[seat]), tally.plays[seat], tally.draws[seat], tally.voluntary[seat],
+                tally.passes[seat], winner_seat == seat,
                 state.opener == seat, claimed.get(name, 0) if claimed is not None else None, state.reason,
             ))
 
@@ -258,8 +282,17 @@ class StatsRecorder(Observer):
         self.sinks["violations"].add((
             violation.file, violation.line, violation.match, violation.round, violation.player, violation.code,
             violation.severity, violation.message, notes.tournament if notes else None,
-            notes.table_name if notes else None,
+            notes.table_name if notes else None, notes.variant if notes else None,
         ))
+
+
+def _note_fives(moves: MoveSink, state: FivesRound, placed: bool, claimed: int | None) -> None:
+    """Note an All Fives move's extras: what it scored (0 unless a tile was placed), its claim, the arms."""
+    points = state.last_points if placed else 0
+    tableau = state.tableau
+    up, down = tableau.up, tableau.down
+    if points or claimed is not None or up is not None:
+        moves.add_extras(points, claimed, NO_PIP if up is None else up, NO_PIP if down is None else down)
 
 
 def _text(value: object) -> str | None:
