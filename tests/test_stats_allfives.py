@@ -192,3 +192,35 @@ def test_the_manifest_names_the_table_format_and_older_folders_are_refused(tmp_p
     assert result.exit_code == 2 and "write it again" in result.output
     write_tables([str(DRAW_LOG)], out)  # drawlog wrote the folder: it is replaced
     assert open_tables(out)["matches"].collect().height == 1
+
+
+def test_simulated_all_fives_tables_agree_with_the_logged_points(tmp_path: Path):
+    """Each play's recomputed points are what the simulator logged; they add up to play_points and scores."""
+    from drawlog.play.simulate import SimulationOptions, Simulator, encode_events
+
+    simulator = Simulator(5, SimulationOptions(players="mixed", bots=("greedy", "random", "tactician"),
+                                               variant="all-fives"))
+    log = tmp_path / "fives.jsonl"
+    log.write_bytes(b"".join(line for match in simulator.matches(12) for line in encode_events(match)))
+    tables = tables_of([log], tmp_path / "stats")
+    assert tables["violations"].height == 0 and tables["matches"]["valid"].all()
+    moves, players = tables["moves"], tables["players"]
+    plays = moves.filter(pl.col("action") == "play")
+    assert plays["claimed_points"].null_count() == 0 and (plays["points"] == plays["claimed_points"]).all()
+    assert (moves.filter(pl.col("action") != "play")["points"] == 0).all()
+    assert (moves["points"] % 5 == 0).all() and moves["points"].sum() > 0
+    scored = moves.group_by("match", "round", "player").agg(pl.col("points").sum().alias("scored"))
+    joined = players.join(scored, on=["match", "round", "player"], how="left").with_columns(
+        pl.col("scored").fill_null(0))
+    assert (joined["play_points"] == joined["scored"]).all()
+    assert (players["points"] == players["play_points"] + players["end_points"]).all()
+    assert (players["end_points"] == players["claimed_points"]).all() and (players["end_points"] <= 0).all()
+    finals = players.sort("match", "round").group_by("match", "player").agg(pl.col("points").sum(),
+                                                                          pl.col("score").last())
+    assert (finals["points"] == finals["score"]).all()
+    rounds = tables["rounds"]
+    spinners = rounds["spinner"].drop_nulls().to_list()
+    assert spinners and all(label[1] == label[3] and len(label) == 5 for label in spinners)
+    assert set(moves["end"].drop_nulls()) <= {"left", "right", "up", "down"}
+    arms = moves.filter(pl.col("end").is_in(["up", "down"]))
+    assert arms.height > 0 and arms["up"].null_count() == 0
