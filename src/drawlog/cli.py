@@ -174,7 +174,7 @@ def validate(
 
 def _rule_markdown(rule: Rule) -> str:
     return (
-        f"# {rule.code} `{rule.name}` ({rule.severity})\n\n"
+        f"# {rule.code} `{rule.name}` ({rule.severity}{', retired' if rule.retired else ''})\n\n"
         f"**What it checks.** {rule.summary}\n\n"
         f"**Why.** {rule.why}\n\n"
         f"**Bad**\n\n```\n{rule.bad}\n```\n\n"
