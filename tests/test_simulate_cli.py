@@ -177,3 +177,11 @@ def test_all_fives_bots_rank_tactician_greedy_random(tmp_path: Path):
         assert duel.bots["greedy"].win_share > duel.bots["random"].win_share + 0.5
         duel = record(Simulator(2, SimulationOptions(bots=("tactician", "greedy"), variant="all-fives")), 60, out)
         assert duel.bots["tactician"].win_share > duel.bots["greedy"].win_share
+
+
+def test_matches_that_never_reach_the_target_are_a_one_line_error(tmp_path: Path):
+    result = runner.invoke(app, ["simulate", "-n", "1", "--players", "3", "--variant", "all-fives",
+                                 "--rules", "hand=2", "-o", str(tmp_path / "x.jsonl")])
+    assert result.exit_code == 2
+    assert [line for line in result.output.splitlines() if line.startswith("Error")] == [
+        line for line in result.output.splitlines() if line.strip()]

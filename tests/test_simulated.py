@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from drawlog.check.replay import Observer
 from drawlog.check.validator import Validator
 from drawlog.log.events import MatchEnd, Play, RoundEnd, RoundStart
+from drawlog.play import simulate as simulate_module
 from drawlog.play.faults import FIVES_KINDS
 from drawlog.play.simulate import BOTS, SimulationOptions, Simulator, encode_events, interleave
 
@@ -185,7 +186,7 @@ def test_every_all_fives_fault_is_the_first_violation_on_its_line(seed, players,
 def test_every_all_fives_fault_kind_is_injected_and_caught_first():
     seen = set()
     for seed in range(150):
-        simulator = Simulator(seed, SimulationOptions(players=(2, 3, 4)[seed % 3], bots=("random", "tactician"),
+        simulator = Simulator(seed, SimulationOptions(players=(2, 3, 4)[seed % 3], bots=("random", "greedy"),
                                                       variant="all-fives", fault_rate=1.0, log_seq=seed % 2 == 0))
         events = simulator.match("m1")
         violations, _, _ = run(encode_events(events))
@@ -254,3 +255,22 @@ def test_draw_house_rules_validate_with_their_one_warning(seed, players, hand, r
 def test_rules_that_cannot_be_played_are_refused(variant, rules, players):
     with pytest.raises(ValueError):
         Simulator(0, SimulationOptions(players=players, variant=variant, rules=rules))
+
+
+def test_a_match_undecided_after_max_rounds_is_dealt_again(monkeypatch):
+    monkeypatch.setattr(simulate_module, "MAX_ROUNDS", 15)
+    simulator = Simulator(3, SimulationOptions(players=4, bots=("greedy",), variant="all-fives", fault_rate=1.0,
+                                               log_seq=True))
+    matches = list(simulator.matches(8))
+    assert simulator.abandoned > 0
+    for events in matches:
+        violations, validator, _ = run(encode_events(events))
+        faults = [fault for fault in simulator.injected if fault.match == events[0].match]
+        assert [(v.line, v.code) for v in violations[:1]] == [(fault.index, fault.code) for fault in faults]
+        assert validator.summary.complete_matches == 1
+
+
+def test_matches_that_never_reach_the_target_are_refused():
+    simulator = Simulator(0, SimulationOptions(players=3, variant="all-fives", rules={"hand": 2}))
+    with pytest.raises(simulate_module.EndlessMatches, match="reach no target"):
+        simulator.match("m1")

@@ -23,7 +23,7 @@ from .errors import NothingRead, OutputError, WriteFailed
 from .log.events import json_schema
 from .play.bots import BOTS
 from .play.recording import open_output, record
-from .play.simulate import RULE_KEYS, SimulationOptions, Simulator, check_options
+from .play.simulate import MAX_ROUNDS, RULE_KEYS, EndlessMatches, SimulationOptions, Simulator, check_options
 from .views.frames import frame_table, write_frame, write_output
 from .views.writers import (
     STANDARD_OUTPUT,
@@ -305,18 +305,26 @@ def simulate(
     progress = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                         console=Console(stderr=True), transient=True,
                         disable=quiet or not Console(stderr=True).is_terminal)
+    simulator = Simulator(seed, options)
     try:
         with progress, open_output(output) as stream:
             task = progress.add_task("simulate", total=matches)
-            tally = record(Simulator(seed, options), matches, stream, tables=tables, timestamps=timestamps,
+            tally = record(simulator, matches, stream, tables=tables, timestamps=timestamps,
                            seed=seed, on_match=lambda: progress.advance(task))
     except OSError as error:
         raise WriteFailed(output, error) from None
+    except EndlessMatches as error:
+        typer.echo(f"Error: {error}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE) from None
     if faults_file is not None:
         write_output(faults_file, lambda listing: listing.writelines(msgspec.json.encode(fault) + b"\n"
                                                                      for fault in tally.faults))
     if not quiet:
         report.print(results_table(tally.matches, tally.rows()))
+        if simulator.abandoned:
+            undecided = quantity(simulator.abandoned, "deal", "deals")
+            report.print(Text(f"{undecided} of a match undecided after {MAX_ROUNDS:,} rounds played again from the "
+                              f"start (not logged)"), soft_wrap=True)
         if faults_file is not None:
             report.print(Text(f"{quantity(len(tally.faults), 'fault')} injected, listed in {faults_file}"),
                          soft_wrap=True)

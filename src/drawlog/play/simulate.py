@@ -64,6 +64,13 @@ class SimulationOptions:
 
 #: The house rules a simulation may set.
 RULE_KEYS = ("hand", "reserve")
+#: Rounds after which an undecided match is dealt again, and how many deals in a row may be undecided.
+MAX_ROUNDS = 1000
+MAX_ATTEMPTS = 5
+
+
+class EndlessMatches(RuntimeError):
+    """Matches that never reach the target under these settings (All Fives scores can drift below zero)."""
 
 
 def check_options(options: SimulationOptions) -> None:
@@ -117,6 +124,8 @@ class Simulator:
         self.faults = FaultPlan(self.rng, self.options.fault_rate, kinds_for(self.options.variant))
         #: The outcome of the last match played.
         self.outcome: MatchOutcome | None = None
+        #: Matches dealt again because no score reached the target in ``MAX_ROUNDS`` rounds.
+        self.abandoned = 0
 
     @property
     def injected(self) -> list[InjectedFault]:
@@ -129,21 +138,48 @@ class Simulator:
             yield self.match(f"{self.options.match_prefix}{index + 1:06d}")
 
     def match(self, match_id: str) -> list[LogItem]:
-        """One complete match."""
+        """One complete match.
+
+        All Fives scores can drift below zero round after round (small hands,
+        many players, weak bots) so that no one reaches the target: a match not
+        decided after ``MAX_ROUNDS`` rounds is dealt again from the start
+        (counted in ``abandoned``), and :class:`EndlessMatches` is raised when
+        ``MAX_ATTEMPTS`` in a row are not.
+        """
         rng, options = self.rng, self.options
         players = options.players if options.players != "mixed" else rng.choice((2, 3, 4))
         names = tuple(f"p{seat + 1}" for seat in range(int(players)))
         bots = [BOTS[options.bots[seat % len(options.bots)]]() for seat in range(len(names))]
         meta = {**(options.meta or {}), "bots": [bot.name for bot in bots]}
+        for _ in range(MAX_ATTEMPTS):
+            events = self._play_match(match_id, names, bots, meta)
+            if events is not None:
+                return events
+            self.abandoned += 1
+            self.injected[:] = [fault for fault in self.injected if fault.match != match_id]
+        raise EndlessMatches(f"{len(names)}-player {self.profile.title} matches of {', '.join(bot.name for bot in bots)} "
+                             f"with {self.profile.rules_for(len(names), *self._house()).hand} tiles each reach "
+                             f"no target: {MAX_ATTEMPTS} deals in a row were undecided after {MAX_ROUNDS:,} rounds")
+
+    def _house(self) -> tuple[int | None, int | None]:
+        house = self.options.rules or {}
+        return house.get("hand"), house.get("reserve")
+
+    def _play_match(self, match_id: str, names: tuple[str, ...], bots: list[Bot],
+                    meta: dict[str, object]) -> list[LogItem] | None:
+        """The match's lines, or None when it is not decided after ``MAX_ROUNDS`` rounds."""
+        rng, options = self.rng, self.options
         self.faults.start_match(match_id, options.log_seq)
-        profile, house = self.profile, options.rules or {}
-        rules = profile.rules_for(len(names), house.get("hand"), house.get("reserve"))
+        profile = self.profile
+        rules = profile.rules_for(len(names), *self._house())
         start = MatchStart(match=match_id, players=list(names), variant=profile.name,  # type: ignore[arg-type]
                            rules=_logged_rules(profile, rules, len(names)), meta=meta)
         events: list[LogItem] = [start]
         match = Match(names, rules=rules)
         opener = rng.randrange(len(names))
         while not match.result.decided:
+            if match.rounds_started == MAX_ROUNDS:
+                return None
             if match.rounds_started:
                 expected = match.expected_opener()
                 opener = self.faults.opener(expected, len(names), len(events) + 1) if expected is not None \
