@@ -50,7 +50,7 @@ def test_clean_samples_have_no_violation():
 
 def test_every_violation_sample_has_every_in_file_code():
     violations, _ = validate_paths([str(SAMPLES / "every-violation.jsonl")])
-    in_file_codes = {rule.code for rule in RULES} - {"F007", "W404"}  # about a whole input
+    in_file_codes = {rule.code for rule in RULES if not rule.retired} - {"F007", "W404"}  # about a whole input
     assert {violation.code for violation in violations} == in_file_codes
 
 

@@ -278,7 +278,7 @@ def test_audit_prints_the_summary_and_writes_the_tables(tmp_path: Path):
     out = tmp_path / "stats"
     result = runner.invoke(app, ["audit", str(SAMPLES), "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert "53 matches read, 27 valid" in result.output
+    assert "57 matches read, 28 valid" in result.output
     assert "violations by code" in result.output and "files with most errors" in result.output
     assert (out / "moves.parquet").is_file()
     found = audit_summary(out)
@@ -292,7 +292,7 @@ def test_query_formats(sample_stats, tmp_path: Path, fmt: str):
                                  "GROUP BY code ORDER BY code", "--format", fmt, "-o", str(target)])
     assert result.exit_code == 0, result.output
     frame = {"csv": pl.read_csv, "json": pl.read_json, "parquet": pl.read_parquet}[fmt](target)
-    assert frame.columns == ["code", "n"] and frame.height == 30
+    assert frame.columns == ["code", "n"] and frame.height == 33
 
 
 def test_bad_sql_and_missing_folder_are_usage_errors(sample_stats, tmp_path: Path):
@@ -347,7 +347,7 @@ def test_a_folder_named_like_a_pattern_is_read_back(tmp_path: Path):
     for partition_by in (None, "tournament"):
         out = tmp_path / f"st[1]*?-{partition_by}"
         write_tables([str(SAMPLES)], out, partition_by)
-        assert open_tables(out)["matches"].collect().height == 53
+        assert open_tables(out)["matches"].collect().height == 57
 
 
 def test_the_writer_thread_writes_the_same_tables_as_the_replay_thread(corpus, tmp_path: Path):
