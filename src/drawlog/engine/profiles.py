@@ -96,6 +96,19 @@ ALL_FIVES: Final = AllFivesProfile("all-fives", "All Fives", 0, (9, 7, 5), (250,
 PROFILES: Final[dict[str, Profile]] = {DRAW.name: DRAW, ALL_FIVES.name: ALL_FIVES}
 
 
+def differences(rules: GameRules, players: int) -> list[tuple[str, int, int]]:
+    """``(setting, value, standard)`` for each of target, hand and reserve that is not the game's standard."""
+    standard = rules.profile.rules_for(players)
+    return [(setting, value, usual) for setting, value, usual in (
+        ("target", rules.target, standard.target), ("hand", rules.hand, standard.hand),
+        ("reserve", rules.reserve, standard.reserve)) if value != usual]
+
+
+def tiles_needed(rules: GameRules, players: int) -> int:
+    """The tiles a deal takes: every player's hand and the reserve."""
+    return players * rules.hand + rules.reserve
+
+
 def house_rules(profile: Profile, players: int, hand: int | None, reserve: int | None,
                 target: int | None) -> tuple[list[Fault], GameRules | None]:
     """W402 for settings other than the standard (one warning naming each), S101 for a deal that cannot fit.
@@ -103,18 +116,12 @@ def house_rules(profile: Profile, players: int, hand: int | None, reserve: int |
     Returns the faults and the rules to replay under (None when no deal can fit).
     """
     rules = profile.rules_for(players, hand, reserve, target)
-    standard = profile.rules_for(players)
-    differences = [
-        f"{what} {value} (standard: {usual})"
-        for what, value, usual in (("target", rules.target, standard.target), ("hand", rules.hand, standard.hand),
-                                   ("reserve", rules.reserve, standard.reserve))
-        if value != usual
-    ]
+    changed = differences(rules, players)
     faults = []
-    if differences:
+    if changed:
         faults.append(Fault("W402", f"non-standard {profile.title} rules with {players} players: "
-                                    f"{', '.join(differences)}"))
-    needed = players * rules.hand + rules.reserve
+                                    f"{', '.join(f'{what} {value} (standard: {usual})' for what, value, usual in changed)}"))
+    needed = tiles_needed(rules, players)
     if needed > TILE_COUNT:
         faults.append(Fault("S101", f"{players} players × {rules.hand} tiles + a reserve of {rules.reserve} "
                                     f"need {needed} tiles; the set has {TILE_COUNT}"))

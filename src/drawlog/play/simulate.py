@@ -22,7 +22,7 @@ import msgspec
 
 from ..engine.allfives import FivesRound
 from ..engine.match import MAX_PLAYERS, MIN_PLAYERS, Deal, Match
-from ..engine.profiles import PROFILES, GameRules, Profile
+from ..engine.profiles import PROFILES, GameRules, differences, house_rules
 from ..engine.rounds import Round
 from ..engine.tiles import TILE_COUNT, TILES, bits, members
 from ..log.events import (
@@ -88,19 +88,15 @@ def check_options(options: SimulationOptions) -> None:
         raise ValueError("hand must be at least 1 and reserve at least 0")
     sizes = range(MIN_PLAYERS, MAX_PLAYERS + 1) if options.players == "mixed" else (int(options.players),)
     for players in sizes:
-        game = profile.rules_for(players, rules.get("hand"), rules.get("reserve"))
-        needed = players * game.hand + game.reserve
-        if needed > TILE_COUNT:
-            raise ValueError(f"{players} players × {game.hand} tiles + a reserve of {game.reserve} need {needed} "
-                             f"tiles; the set has {TILE_COUNT}")
+        faults, _ = house_rules(profile, players, rules.get("hand"), rules.get("reserve"), None)
+        for fault in faults:
+            if fault.code == "S101":
+                raise ValueError(fault.message)
 
 
-def _logged_rules(profile: Profile, rules: GameRules, players: int) -> HouseRules | None:
+def _logged_rules(rules: GameRules, players: int) -> HouseRules | None:
     """The ``rules`` object for ``match_start``: the keys that differ from the standard, or None."""
-    standard = profile.rules_for(players)
-    changed = {key: value for key, value, usual in (("hand", rules.hand, standard.hand),
-                                                     ("reserve", rules.reserve, standard.reserve))
-               if value != usual}
+    changed = {setting: value for setting, value, _ in differences(rules, players) if setting in RULE_KEYS}
     return HouseRules(**changed) if changed else None
 
 
@@ -173,7 +169,7 @@ class Simulator:
         profile = self.profile
         rules = profile.rules_for(len(names), *self._house())
         start = MatchStart(match=match_id, players=list(names), variant=profile.name,  # type: ignore[arg-type]
-                           rules=_logged_rules(profile, rules, len(names)), meta=meta)
+                           rules=_logged_rules(rules, len(names)), meta=meta)
         events: list[LogItem] = [start]
         match = Match(names, rules=rules)
         opener = rng.randrange(len(names))
