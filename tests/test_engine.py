@@ -191,6 +191,16 @@ def test_end_may_be_left_out_when_the_tile_fits_one_end_only():
     assert faults == () and placement.end == "left" and placement.ends == (4, 6)
 
 
+def test_up_or_down_in_draw_is_m212_and_not_applied():
+    state = make_round([hand((2, 6), (0, 0)), hand((2, 4), (4, 6), (1, 1))])
+    state.play(0, (2, 6), "up")  # the opening tile: its end is ignored
+    assert (state.line.left, state.line.right) == (2, 6)
+    for end in ("up", "down"):
+        assert [f.code for f in state.try_play(1, (2, 4), end)] == ["M212"]
+    assert (state.line.left, state.line.right, state.line.length) == (2, 6, 1)
+    assert state.hands[1] == hand((2, 4), (4, 6), (1, 1)) and state.turn == 1
+
+
 def test_m204_end_missing_where_both_ends_fit_differently_placed_left():
     state = make_round([hand((3, 3), (1, 1)), hand((3, 5), (0, 5))])
     state.play(0, (3, 3))

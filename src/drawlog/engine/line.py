@@ -55,6 +55,8 @@ class Line:
             return (b, right) if a == left else ((a, right) if b == left else None)  # type: ignore[return-value]
         if end == RIGHT:
             return (left, b) if a == right else ((left, a) if b == right else None)
+        if end is not None:  # up or down: a line without a spinner has no such end
+            return None
         on_left = (b, right) if a == left else ((a, right) if b == left else None)
         if a == right or b == right:
             on_right = (left, b) if a == right else (left, a)

@@ -231,7 +231,10 @@ class Round:
                                         f"({self._whereabouts(tile)})", True))
         options = line.placements(halves)
         ends = line.resolve(halves, end)
-        if end is not None and ends is None:
+        if end is not None and ends is None and end != LEFT and end != RIGHT:
+            faults.append(Fault("M212", f"plays {label(tile)} {end}: Draw has no spinner, so no up or down end",
+                                True))
+        elif end is not None and ends is None:
             value = line.left if end == LEFT else line.right
             faults.append(Fault("M203", f"{label(tile)} does not match the {end} end ({value})", True))
         elif not options:
