@@ -49,3 +49,5 @@ def test_readme_python_sample_runs(tmp_path, monkeypatch):
     state = namespace["state"]
     assert (state.line.left, state.line.right) == (1, 4)
     assert [fault.code for fault in state.check_pass(1)] == ["M207", "M208"]
+    deal = namespace["deal"]
+    assert deal.play_points == [10, 0] and deal.last_points == 0 and not deal.can_draw(0)

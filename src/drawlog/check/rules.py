@@ -173,7 +173,7 @@ RULES: tuple[Rule, ...] = (
          '{"type":"play", …,"player":"bob","tile":[4,6],"end":"right"}'),
     Rule("M212", "arm-not-open", ERROR,
          "A play on `up` or `down` before those ends are open (both sides of the spinner covered), or "
-         "with no spinner (never in Draw). The move is not applied.",
+         "with no spinner (so always in Draw). The move is not applied.",
          "The spinner, the first double placed, opens its two arms only once a tile lies on each of its "
          "sides.",
          '{"type":"play","match":"m1","player":"bob","tile":[5,1],"end":"up"}   ([5|5] leads, nothing on its sides)',
