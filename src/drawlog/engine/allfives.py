@@ -198,9 +198,9 @@ class FivesRound(Round):
         if self.reason is None and seat == self.turn and self.hands[seat] >> tile & 1 \
                 and (self.must_place == NO_TILE or self.must_place == tile) and not tableau.is_empty:
             if end is None:
-                ends = tableau.ends_for(halves)
-                if len(ends) == 1:
-                    self._lay(seat, tile, halves, ends[0])
+                only = tableau.only_end(halves[0], halves[1])
+                if only is not None:
+                    self._lay(seat, tile, halves, only)
                     return _CLEAN
             else:
                 value = tableau.value(end)

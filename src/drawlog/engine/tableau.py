@@ -98,6 +98,26 @@ class Tableau(Line):
         a, b = halves
         return [end for end in self.open_ends() if self.value(end) in (a, b)]
 
+    def only_end(self, a: int, b: int) -> str | None:
+        """The one open end a tile with halves ``a`` and ``b`` matches; None when it matches none or several."""
+        found: str | None = None
+        left, right, up, down = self.left, self.right, self.up, self.down
+        if left == a or left == b:
+            found = LEFT
+        if right == a or right == b:
+            if found is not None:
+                return None
+            found = RIGHT
+        if up is not None and (up == a or up == b):
+            if found is not None:
+                return None
+            found = UP
+        if down is not None and (down == a or down == b):
+            if found is not None:
+                return None
+            found = DOWN
+        return found
+
     def count(self) -> int:
         """The sum of the open ends, as All Fives scores it.
 
