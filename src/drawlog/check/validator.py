@@ -68,7 +68,7 @@ class Validator:
 
     def validate_events(self, events: Iterable[AnyEvent], file: str = "<events>") -> Iterator[Violation]:
         """Replay events already decoded (a bot in the same process); the n-th event counts as line n."""
-        self._start(file)
+        self.start_input(file)
         dispatch, reporter = self.replay.dispatch, self.reporter
         number = 0
         try:
@@ -82,7 +82,8 @@ class Validator:
         self.replay.end_input()
         yield from reporter.flush()
 
-    def _start(self, file: str) -> None:
+    def start_input(self, file: str) -> None:
+        """Begin an input named ``file`` (for a caller that feeds :meth:`decode_line` and the replay itself)."""
         self.reporter.file = printable(file)
         self.summary.files += 1
 
@@ -94,7 +95,7 @@ class Validator:
 
     def _validate_blocks(self, blocks: Iterable[bytes | LongLine], file: str) -> Iterator[Violation]:
         """The main loop: decode each block of lines in one call when it is clean, line by line if not."""
-        self._start(file)
+        self.start_input(file)
         summary, reporter = self.summary, self.reporter
         skipped_before = summary.blank_lines + summary.invalid_lines
         decode_lines = _DECODER.decode_lines
@@ -128,7 +129,7 @@ class Validator:
                     continue
                 for raw in block.split(b"\n")[:count]:
                     number += 1
-                    decoded = self._decode_line(raw, number)
+                    decoded = self.decode_line(raw, number)
                     if decoded is not None:
                         replay.dispatch(decoded, number)
                     if found:
@@ -154,8 +155,8 @@ class Validator:
     def _too_long(self, length: int, number: int) -> None:
         self._invalid("F001", f"line is {length:,} bytes long; the limit is {MAX_LINE_BYTES:,}", number)
 
-    def _decode_line(self, raw: bytes, number: int) -> AnyEvent | None:
-        """One line: blank, too long, invalid JSON, off the schema, or an event."""
+    def decode_line(self, raw: bytes, number: int) -> AnyEvent | None:
+        """One line: blank, too long, invalid JSON, off the schema (each reported), or the event."""
         if len(raw) > MAX_LINE_BYTES:
             self._too_long(len(raw), number)
             return None

@@ -1,0 +1,174 @@
+"""One match, event by event: the board, the hands and the violations after each line.
+
+:func:`walk` finds a match's lines in a log without decoding the rest (a
+byte search for its id, block by block), replays them through the same
+:class:`~drawlog.check.validator.Validator` as ``drawlog validate`` — so the
+violations are the same, on the same lines — and yields a *frame* per line
+of the match: plain data that the views render (text, JSON, SVG). The frame's
+fields are listed in the README (``drawlog replay``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from ..engine.allfives import FivesRound
+from ..engine.board import Board
+from ..engine.line import LEFT
+from ..engine.rounds import Round
+from ..engine.tiles import TILES, label, members, tile_id
+from ..log.events import Play, RoundStart
+from ..log.reader import LongLine, Source, read_blocks
+from .replay import Table
+from .validator import Validator
+
+Frame = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which frames to keep: one match, optionally one round, up to a line."""
+
+    match: str
+    round: int | None = None
+    at: int | None = None
+
+
+def match_lines(source: Source, match_id: str) -> Iterator[tuple[int, bytes]]:
+    """``(line number, raw line)`` of the lines that may belong to ``match_id`` (its id appears on them).
+
+    Blocks without the id are counted and skipped unread, so a large file is
+    scanned at the speed of a byte search.
+    """
+    needle = msgspec.json.encode(match_id)
+    number = 0
+    for block in read_blocks(source):
+        if isinstance(block, LongLine):
+            number += 1
+            continue
+        count = block.count(b"\n") + (not block.endswith(b"\n"))
+        if needle not in block:
+            number += count
+            continue
+        for raw in block.split(b"\n")[:count]:
+            number += 1
+            if needle in raw:
+                yield number, raw
+
+
+def walk(source: Source, selection: Selection) -> list[Frame]:
+    """The frames of the selected match (raises :class:`~drawlog.errors.InputError` when unreadable).
+
+    A match is small, so its frames are returned whole: the match's ``F006``,
+    found when the input ends, belongs on its last frame.
+    """
+    frames: list[Frame] = []
+    validator = Validator()
+    validator.start_input(source.name)
+    replay, reporter = validator.replay, validator.reporter
+    boards: dict[int, Board] = {}
+    last: Frame | None = None
+    for number, raw in match_lines(source, selection.match):
+        if selection.at is not None and number > selection.at:
+            break
+        event = validator.decode_line(raw, number)
+        ours = event.match == selection.match if event is not None else \
+            any(violation.match == selection.match for violation in reporter.found)
+        if not ours:  # another match's line naming this id (a player, say), or one unreadable as any match's
+            reporter.found.clear()
+            continue
+        table = replay.tables.get(selection.match)
+        placed = _placement(table, event)
+        if event is not None:
+            replay.dispatch(event, number)
+        table = replay.tables.get(selection.match) or table
+        if isinstance(event, RoundStart) and table is not None and table.round is not None:
+            boards[table.round.number] = Board(isinstance(table.round, FivesRound))
+        state = table.round if table is not None else None
+        if placed is not None and state is not None and not state.hands[placed[2]] >> placed[3] & 1:
+            boards[state.number].place(placed[0], placed[1])  # the play was carried out
+        last = _frame(number, event, table, boards, list(reporter.flush()))
+        if _selected(last, selection):
+            frames.append(last)
+    if selection.at is None:
+        replay.end_input()
+        tail = list(reporter.flush())
+        if tail and last is not None:  # F006: reported on the match's last line
+            last["violations"] += [_violation(violation) for violation in tail]
+    return frames
+
+
+def _selected(frame: Frame, selection: Selection) -> bool:
+    return selection.round is None or frame["round"] == selection.round
+
+
+def _placement(table: Table | None, event: Any) -> tuple[tuple[int, int], str, int, int] | None:
+    """For a play the engine can carry out: the halves as the board lays them, the end, the seat and the tile."""
+    if not isinstance(event, Play) or table is None or table.round is None:
+        return None
+    state = table.round
+    seat = table.seat_of.get(event.player)
+    if seat is None:
+        return None
+    _, placement = state.check_play(seat, event.tile, event.end)
+    if placement is None:
+        return None
+    halves = event.tile if state.line.is_empty else TILES[placement.tile]
+    end = LEFT if state.line.is_empty else placement.end
+    return halves, end, seat, placement.tile
+
+
+def _violation(violation: Any) -> dict[str, Any]:
+    return {"code": violation.code, "severity": violation.severity, "message": violation.message,
+            "player": violation.player}
+
+
+def _frame(number: int, event: Any, table: Table | None, boards: dict[int, Board],
+           violations: list[Any]) -> Frame:
+    """Everything a view shows after the event on line ``number``."""
+    match = table.match if table is not None else None
+    state = table.round if table is not None else None
+    if state is None and match is not None:
+        state = match.round  # the round just ended, as it stands
+    frame: Frame = {
+        "line": number,
+        "event": msgspec.to_builtins(event) if event is not None else None,
+        "type": event.__struct_config__.tag if event is not None else None,
+        "match": table.id if table is not None else None,
+        "round": state.number if state is not None else None,
+        "variant": match.profile.name if match is not None else None,
+        "violations": [_violation(violation) for violation in violations],
+        "board": None, "hands": {}, "stock_left": None, "drawable": None, "turn": None, "legal": [],
+        "scores": dict(zip(match.names, match.scores)) if match is not None else {},
+        "over": state.reason if state is not None else None,
+    }
+    if state is None or match is None:
+        return frame
+    board = boards.get(state.number) or Board(isinstance(state, FivesRound))
+    data = board.as_data()
+    data["count"] = state.tableau.count() if isinstance(state, FivesRound) else None
+    frame.update({
+        "board": data,
+        "hands": {name: [label(tile) for tile in members(hand)] for name, hand in zip(state.names, state.hands)},
+        "stock_left": state.stock_left,
+        "drawable": max(0, state.stock_left - state.reserve),
+        "turn": state.names[state.turn] if state.reason is None else None,
+        "legal": legal_moves(state) if state.reason is None else [],
+    })
+    return frame
+
+
+def legal_moves(state: Round) -> list[dict[str, str]]:
+    """The legal moves of the player to act: each placement, then a draw and a pass when allowed."""
+    seat = state.turn
+    moves = [{"action": "play", "tile": label(tile_id(halves)), "end": end}
+             for halves, end in state.legal_plays(seat)]
+    if state.can_draw(seat):
+        moves.append({"action": "draw"})
+    if state.can_pass(seat):
+        moves.append({"action": "pass"})
+    return moves

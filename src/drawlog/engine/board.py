@@ -1,0 +1,186 @@
+"""The board as the seeds describe it: tiles, their connections, and the legal continuation points.
+
+The rules engine keeps only what the rules need (the open values); a
+:class:`Board` keeps the physical layout of one round for people to look at:
+the chain from its left end to its right end (each tile as drawn, doubles
+crosswise), All Fives' spinner arms, which side of which tile touches which,
+and where play may continue. It is fed the placements the engine carried out
+(:meth:`Board.place`) and knows no rules of its own beyond that.
+
+Sides are named as the seeds name them: a plain tile's ``low`` and ``high``
+halves; a double's side ``A`` (the one that touched the line first; the left
+side of an opening double) and ``B``; the spinner's ``up`` and ``down`` arms.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .line import DOWN, LEFT, RIGHT, UP
+from .tiles import TILE_ID, label
+
+#: The ends in the order the board lists them.
+ALL_ENDS = (LEFT, RIGHT, UP, DOWN)
+
+
+@dataclass
+class Piece:
+    """A tile on the board: ``show`` are its halves as drawn (left→right on the chain, inner→outer on an arm).
+
+    ``side_a`` is which of them is a double's side A: the one that touched the line.
+    """
+
+    tile: int
+    show: tuple[int, int]
+    side_a: int = 0
+    spinner: bool = False
+
+    @property
+    def double(self) -> bool:
+        """Whether the tile is a double (drawn crosswise)."""
+        return self.show[0] == self.show[1]
+
+    def side(self, which: int) -> str:
+        """The name of the side that shows ``show[which]``: ``low``/``high``, or ``A``/``B`` for a double."""
+        a, b = self.show
+        if a != b:
+            return "low" if self.show[which] < self.show[1 - which] else "high"
+        return "A" if which == self.side_a else "B"
+
+
+@dataclass(frozen=True)
+class Connection:
+    """``tile``'s ``side`` touches ``to_tile``'s ``to_side`` (``tile`` was placed first)."""
+
+    tile: str
+    side: str
+    to_tile: str
+    to_side: str
+
+
+@dataclass(frozen=True)
+class OpenPoint:
+    """A legal continuation point: a tile's free side, the value a tile placed there must match, and the end."""
+
+    tile: str
+    side: str
+    value: int
+    end: str
+
+
+class Board:
+    """The layout of one round's tiles; ``spinner_rules`` for All Fives (the first double opens arms)."""
+
+    def __init__(self, spinner_rules: bool = False) -> None:
+        self.spinner_rules = spinner_rules
+        #: The chain from the left end to the right end.
+        self.chain: list[Piece] = []
+        self.arms: dict[str, list[Piece]] = {UP: [], DOWN: []}
+        self.placed: list[int] = []
+        self.connections: list[Connection] = []
+        self.spinner: Piece | None = None
+
+    # -- placing -------------------------------------------------------------
+
+    def place(self, halves: tuple[int, int], end: str) -> None:
+        """Lay a tile the engine placed: on an empty board as written, else on ``end`` (matching its value)."""
+        tile = TILE_ID[halves]
+        self.placed.append(tile)
+        if not self.chain:
+            piece = Piece(tile, halves)
+            self.chain.append(piece)
+            self._maybe_spinner(piece)
+            return
+        value = self.value(end)
+        outer = halves[1] if halves[0] == value else halves[0]
+        touching = self._end_piece_side(end)
+        if end == LEFT:
+            piece = Piece(tile, (outer, value), side_a=1)  # type: ignore[arg-type]
+            self.chain.insert(0, piece)
+            new_side = piece.side(1)
+        elif end == RIGHT:
+            piece = Piece(tile, (value, outer))  # type: ignore[arg-type]
+            self.chain.append(piece)
+            new_side = piece.side(0)
+        else:
+            piece = Piece(tile, (value, outer))  # type: ignore[arg-type]
+            self.arms[end].append(piece)
+            new_side = piece.side(0)
+        self.connections.append(Connection(label(touching[0].tile), touching[1], label(tile), new_side))
+        if end in (LEFT, RIGHT):
+            self._maybe_spinner(piece)
+
+    def _maybe_spinner(self, piece: Piece) -> None:
+        if self.spinner_rules and self.spinner is None and piece.double:
+            piece.spinner = True
+            self.spinner = piece
+
+    # -- reading ---------------------------------------------------------------
+
+    @property
+    def arms_open(self) -> bool:
+        """Whether the spinner's arms take tiles (both its sides carry a tile)."""
+        spinner = self.spinner
+        return spinner is not None and self.chain[0] is not spinner and self.chain[-1] is not spinner
+
+    def _end_piece_side(self, end: str) -> tuple[Piece, str]:
+        """The tile at ``end`` and the name of its free side there."""
+        if end == LEFT:
+            return self.chain[0], self.chain[0].side(0)
+        if end == RIGHT:
+            return self.chain[-1], self.chain[-1].side(1)
+        arm = self.arms[end]
+        if not arm:
+            return self.spinner, end  # type: ignore[return-value]
+        return arm[-1], arm[-1].side(1)
+
+    def value(self, end: str) -> int | None:
+        """The value a tile placed on ``end`` must match (None when that end is not open)."""
+        if not self.chain:
+            return None
+        if end == LEFT:
+            return self.chain[0].show[0]
+        if end == RIGHT:
+            return self.chain[-1].show[1]
+        if not self.arms_open:
+            return None
+        arm = self.arms[end]
+        return arm[-1].show[1] if arm else self.spinner.show[0]  # type: ignore[union-attr]
+
+    def open_points(self) -> list[OpenPoint]:
+        """Where play may continue, as the seeds list them.
+
+        Left to right along the chain (two points on one tile: a plain tile's
+        higher end first, a double's side A first), then the arms, up and down.
+        """
+        if not self.chain:
+            return []
+        points = []
+        for end in ALL_ENDS:
+            value = self.value(end)
+            if value is not None:
+                piece, side = self._end_piece_side(end)
+                points.append(OpenPoint(label(piece.tile), side, value, end))
+        if len(self.chain) == 1 and points[0].side in ("low", "B"):
+            points[0], points[1] = points[1], points[0]
+        return points
+
+    def ends(self) -> dict[str, int | None]:
+        """The open value at each end (None where closed)."""
+        return {end: self.value(end) for end in ALL_ENDS}
+
+    def as_data(self) -> dict[str, object]:
+        """The board as plain data (the ``board`` of a ``drawlog replay --format json`` frame)."""
+        def item(piece: Piece) -> dict[str, object]:
+            return {"tile": label(piece.tile), "show": list(piece.show), "double": piece.double,
+                    "spinner": piece.spinner}
+
+        return {
+            "tiles": [label(tile) for tile in self.placed],
+            "connections": [vars(connection).copy() for connection in self.connections],
+            "open": [vars(point).copy() for point in self.open_points()],
+            "chain": [item(piece) for piece in self.chain],
+            "arms": {end: [item(piece) for piece in pieces] for end, pieces in self.arms.items()},
+            "spinner": label(self.spinner.tile) if self.spinner is not None else None,
+            "ends": self.ends(),
+        }
