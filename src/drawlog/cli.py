@@ -31,6 +31,7 @@ from .views.writers import (
     make_writer,
     quantity,
     results_table,
+    shown,
     summary_line,
 )
 
@@ -68,7 +69,7 @@ def _exit_on_write_failure(failure: WriteFailed) -> None:
         _discard_standard_output()
     if failure.broken_pipe:
         sys.exit(EXIT_BROKEN_PIPE)
-    typer.echo(f"Error: {failure}", err=True)
+    typer.echo(f"Error: {shown(str(failure))}", err=True)
     sys.exit(EXIT_UNUSABLE)
 
 
@@ -149,7 +150,7 @@ def validate(
     try:
         codes = select_codes(select, ignore)
     except ValueError as error:
-        raise typer.BadParameter(str(error), param_hint="--select/--ignore") from None
+        raise typer.BadParameter(shown(str(error)), param_hint="--select/--ignore") from None
     if statistics and output_format is OutputFormat.github:
         raise typer.BadParameter("--statistics prints counts, not annotations: use --format text, json or jsonl",
                                  param_hint="--statistics/--format")
@@ -326,7 +327,7 @@ def simulate(
             report.print(Text(f"{undecided} of a match undecided after {MAX_ROUNDS:,} rounds played again from the "
                               f"start (not logged)"), soft_wrap=True)
         if faults_file is not None:
-            report.print(Text(f"{quantity(len(tally.faults), 'fault')} injected, listed in {faults_file}"),
+            report.print(Text(f"{quantity(len(tally.faults), 'fault')} injected, listed in {shown(faults_file)}"),
                          soft_wrap=True)
 
 
@@ -374,13 +375,14 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
             summary = write_tables(paths, Path(out), partition_by, validator=validator, jobs=jobs)
         except NothingRead as error:
             _print_unreadable(console, error.unreadable)
-            console.print(Text(f"Error: {error}"), soft_wrap=True)
+            console.print(Text(f"Error: {shown(str(error))}"), soft_wrap=True)
             raise typer.Exit(EXIT_UNUSABLE) from None
         except OutputError as error:
-            raise typer.BadParameter(str(error), param_hint="--out/--partition-by") from None
+            raise typer.BadParameter(shown(str(error)), param_hint="--out/--partition-by") from None
         except OSError as error:
             where = error.filename or out
-            raise typer.BadParameter(f"cannot write {where}: {error.strerror or error}", param_hint="--out") \
+            raise typer.BadParameter(f"cannot write {shown(str(where))}: {error.strerror or error}",
+                                     param_hint="--out") \
                 from None
     if summary.unreadable:
         import polars as pl
@@ -388,7 +390,7 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
         try:
             unreadable = open_tables(Path(out))["violations"].filter(pl.col("code") == "F007").collect()
         except OutputError as error:
-            raise typer.BadParameter(str(error), param_hint="--out") from None
+            raise typer.BadParameter(shown(str(error)), param_hint="--out") from None
         _print_unreadable(console, unreadable.select("file", "line", "message").rows())
     return summary
 
@@ -397,7 +399,7 @@ def _print_unreadable(console: Console, unreadable: list[tuple[str, int | None, 
     """One line per unreadable input (F007): file (and line), and why."""
     for file, line, message in unreadable:
         where = f"{file}:{line}" if line else file
-        console.print(Text.assemble(("F007", "red"), f" {where}: {message}"), soft_wrap=True)
+        console.print(Text.assemble(("F007", "red"), f" {shown(where)}: {shown(message)}"), soft_wrap=True)
 
 
 @app.command()
@@ -411,7 +413,7 @@ def stats(
 ) -> None:
     """Replay the logs and write matches, rounds, players, moves and violations as Parquet tables."""
     summary = _write_stats(paths, out, partition_by, "stats", quiet, jobs)
-    Console(stderr=True).print(Text(f"wrote {out}: {summary_line(summary)}"), soft_wrap=True)
+    Console(stderr=True).print(Text(f"wrote {shown(out)}: {summary_line(summary)}"), soft_wrap=True)
 
 
 @app.command()
@@ -438,12 +440,13 @@ def audit(
     try:
         found = audit_summary(Path(out), top=top)
     except OutputError as error:
-        raise typer.BadParameter(str(error), param_hint="--out") from None
+        raise typer.BadParameter(shown(str(error)), param_hint="--out") from None
     for key, title in (("variants", "matches by variant"), ("by_code", "violations by code"),
                        ("players", "players with most errors"), ("files", "files with most errors")):
         if found[key].height > (1 if key == "variants" else 0):
             console.print(frame_table(found[key], title=title))
-    console.print(Text(f"tables in {out}: query them with `drawlog query {out} \"SQL\"`"), soft_wrap=True)
+    console.print(Text(f"tables in {shown(out)}: query them with `drawlog query {shown(out)} \"SQL\"`"),
+                  soft_wrap=True)
 
 
 def _frame_command(compute, fmt: FrameFormat, output: Optional[str]) -> None:  # noqa: ANN001
@@ -453,7 +456,7 @@ def _frame_command(compute, fmt: FrameFormat, output: Optional[str]) -> None:  #
     try:
         frame = compute()
     except OutputError as error:
-        raise typer.BadParameter(str(error), param_hint="DIR") from None
+        raise typer.BadParameter(shown(str(error)), param_hint="DIR") from None
     write_frame(frame, fmt.value, output, Console(highlight=False, emoji=False))
 
 
@@ -475,7 +478,7 @@ def query(
         try:
             return run_query(Path(folder), sql)
         except (pl.exceptions.PolarsError, pl.exceptions.SQLInterfaceError) as error:
-            raise typer.BadParameter(f"the query failed: {error}", param_hint="SQL") from None
+            raise typer.BadParameter(f"the query failed: {shown(str(error))}", param_hint="SQL") from None
 
     _frame_command(compute, output_format, output)
 

@@ -1,6 +1,7 @@
 """The tables of ``query``, ``players`` and ``ratings``: rich tables on screen; csv, json, parquet or text files.
 
-Names and values are printed literally, never as rich markup. A failure to
+Names and values are printed literally, never as rich markup, their control
+characters escaped (:func:`~drawlog.views.writers.shown`). A failure to
 write a file raises :class:`~drawlog.errors.WriteFailed` naming it.
 """
 
@@ -16,14 +17,14 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..errors import WriteFailed
-from .writers import literal
+from .writers import literal, shown
 
 
 def frame_table(frame, title: str | None = None) -> Table:  # noqa: ANN001 - polars.DataFrame
     """A polars DataFrame as a rich table (floats to 3 decimals, nulls blank), its names and values literal."""
     table = Table(title=title, title_justify="left")
     for name, dtype in frame.schema.items():
-        table.add_column(escape(name), justify="right" if dtype.is_numeric() else "left")
+        table.add_column(escape(shown(name)), justify="right" if dtype.is_numeric() else "left")
     for row in _cells(frame):
         table.add_row(*map(literal, row))
     return table
@@ -39,7 +40,7 @@ def frame_tables(frame, width: int, title: str | None = None) -> list[Table]:  #
     names = frame.columns
     cells = list(zip(*_cells(frame))) or [() for _ in names]
     # A column takes its widest cell or header, plus one space each side and a border.
-    widths = dict(zip(names, (max([len(name), *map(len, column)]) + 3 for name, column in zip(names, cells))))
+    widths = dict(zip(names, (max([len(shown(name)), *map(len, column)]) + 3 for name, column in zip(names, cells))))
     keys: list[str] = []
     for name, dtype in frame.schema.items():
         if dtype.is_numeric() or len(keys) == len(names) - 1:
@@ -63,9 +64,9 @@ def frame_tables(frame, width: int, title: str | None = None) -> list[Table]:  #
 
 
 def _cells(frame) -> list[tuple[str, ...]]:  # noqa: ANN001 - polars.DataFrame
-    """Each row's values as text: floats to 3 decimals, nulls blank."""
+    """Each row's values as text: floats to 3 decimals, nulls blank, control characters escaped."""
     fractional = [dtype.is_float() or dtype.is_decimal() for dtype in frame.schema.values()]
-    return [tuple("" if value is None else f"{float(value):.3f}" if exact else str(value)
+    return [tuple("" if value is None else f"{float(value):.3f}" if exact else shown(str(value))
                   for value, exact in zip(row, fractional)) for row in frame.iter_rows()]
 
 

@@ -2,13 +2,16 @@
 
 Each writer gets violations one at a time (``add``) and the summary at the end
 (``finish``); a writer that can stream prints as it goes. Text that comes from
-a log or a path is printed literally (rich ``Text``), never as markup.
+a log or a path is printed literally (rich ``Text``), never as markup, and
+with its control characters escaped (:func:`shown`): a log cannot write escape
+sequences to the terminal. JSON keeps the exact strings.
 :class:`GuardedStream` turns a failure to write standard output into
 :class:`~drawlog.errors.WriteFailed`.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import IO, Any
 
@@ -105,7 +108,8 @@ class JsonLinesWriter(Writer):
 
 
 def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return shown(text)
 
 
 def _escape_property(text: str) -> str:
@@ -182,7 +186,7 @@ class TextWriter(Writer):
         if not self._rows:
             return
         if not self._titled:
-            self.console.print(Text(self._file or "", style="bold underline"), soft_wrap=True)
+            self.console.print(literal(self._file or "", style="bold underline"), soft_wrap=True)
             self._titled = True
         self.console.print(violations_table(self._rows))
         self._rows = []
@@ -216,8 +220,29 @@ def violations_table(violations: list[Violation]) -> Table:
 
 
 def literal(text: str, style: str = "") -> Text:
-    """``text`` as a table cell printed as it is: no markup, no emoji codes."""
-    return Text(text, style=style, end="")
+    """``text`` as a table cell printed as it is: no markup, no emoji codes, control characters escaped."""
+    return Text(shown(text), style=style, end="")
+
+
+#: What a terminal would act on rather than show: C0 and C1 controls, DEL, bidirectional and line-separator marks.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+_NAMED_CONTROLS = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape_control(found: re.Match[str]) -> str:
+    character = found.group()
+    code = ord(character)
+    return _NAMED_CONTROLS.get(character) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+
+def shown(text: str) -> str:
+    """``text`` from a log, a path or a table as text output prints it: control characters escaped.
+
+    ESC becomes ``\\x1b``, a newline ``\\n``, a tab ``\\t``, a right-to-left override
+    ``\\u202e``; everything else is kept. The result holds no control character,
+    so escaping twice changes nothing.
+    """
+    return text if _CONTROL.search(text) is None else _CONTROL.sub(_escape_control, text)
 
 
 class StatisticsWriter(Writer):
@@ -277,5 +302,5 @@ def results_table(matches: int, rows: list[tuple[str, ...]]) -> Table:
     for column in RESULT_COLUMNS:
         table.add_column(column, justify="left" if column == "bot" else "right")
     for row in rows:
-        table.add_row(*row)
+        table.add_row(*map(literal, row))
     return table
