@@ -1,0 +1,42 @@
+"""The message catalogs of the board views: one JSON file per language in ``views/lang/``.
+
+Each catalog maps the same keys to one language's words: the seeds' own board
+terms (``tiles``, ``connections``, ``legal_points``, the side names
+``side.low`` … ``side.B``) and the other words the text view prints. English
+is the reference; every catalog has exactly its keys.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+
+from ..errors import DrawlogError
+
+#: The languages a catalog exists for, the default first.
+LANGUAGES: tuple[str, ...] = ("en", "pl", "tr", "es")
+
+
+class UnknownLanguage(DrawlogError, ValueError):
+    """A language no catalog exists for."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        super().__init__(f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}")
+
+
+@cache
+def _load(lang: str) -> dict[str, str]:
+    text = resources.files("drawlog.views").joinpath(f"lang/{lang}.json").read_text(encoding="utf-8")
+    words = json.loads(text)
+    if not isinstance(words, dict) or not all(isinstance(value, str) for value in words.values()):
+        raise ValueError(f"catalog {lang}.json: expected an object of strings")
+    return words
+
+
+def catalog(lang: str = "en") -> dict[str, str]:
+    """The words of ``lang`` (a fresh copy); :class:`UnknownLanguage` for a language not in :data:`LANGUAGES`."""
+    if lang not in LANGUAGES:
+        raise UnknownLanguage(lang)
+    return dict(_load(lang))
