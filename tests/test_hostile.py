@@ -5,12 +5,16 @@ Every input is generated here, small, and then made hostile.
 
 from __future__ import annotations
 
+import gzip
 import json
+import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
+import zstandard
 from typer.testing import CliRunner
 
 from drawlog.cli import app
@@ -151,3 +155,109 @@ def test_simulate_results_escape_the_faults_file_name(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert_no_controls(result.output)
     assert "faults\\x1b[2J" in result.output
+
+
+# -- 8. exit status ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("options", [[], ["--fail-fast"], ["--exit-zero"], ["--fail-fast", "--exit-zero"],
+                                     ["--strict", "--fail-fast"], ["--format", "json", "--fail-fast"]])
+@pytest.mark.parametrize("what", ["missing", "empty folder", "both"])
+def test_nothing_read_is_exit_2_in_every_mode(tmp_path: Path, options: list[str], what: str) -> None:
+    missing, folder = tmp_path / "nonexistent.jsonl", tmp_path / "empty"
+    folder.mkdir()
+    paths = {"missing": [missing], "empty folder": [folder], "both": [missing, folder]}[what]
+    result = cli("validate", *paths, *options)
+    assert result.exit_code == 2, result.output
+
+
+def test_fail_fast_after_something_was_read_is_exit_1(tmp_path: Path) -> None:
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(b"".join(match_lines()) + b'{"type":"pass","match":"m1","player":"p1"}\n')
+    assert cli("validate", log, tmp_path / "nonexistent.jsonl", "--fail-fast").exit_code == 1
+    assert cli("validate", log, tmp_path / "nonexistent.jsonl", "--fail-fast", "--exit-zero").exit_code == 0
+
+
+# -- 5. hangs and double reads ------------------------------------------------------------------------
+
+
+def write_log(path: Path, match_id: str = "m1") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"".join(match_lines(match_id)))
+    return path
+
+
+def summary_of(result) -> dict:  # noqa: ANN001
+    return json.loads(result.stdout)["summary"]
+
+
+def test_a_fifo_found_in_a_folder_is_skipped_with_f007_not_opened(tmp_path: Path) -> None:
+    write_log(tmp_path / "logs" / "a.jsonl")
+    os.mkfifo(tmp_path / "logs" / "b.jsonl")  # no writer: opening it would block for ever
+    proc = run_drawlog(["validate", str(tmp_path / "logs"), "--format", "json"], timeout=30)
+    document = json.loads(proc.stdout)
+    assert proc.returncode == 1
+    assert document["summary"]["files"] == 1 and document["summary"]["unreadable"] == 1
+    [violation] = document["violations"]
+    assert (violation["code"], violation["file"]) == ("F007", str(tmp_path / "logs" / "b.jsonl"))
+    assert "FIFO" in violation["message"]
+    for jobs in ("1", "2"):
+        proc = run_drawlog(["stats", str(tmp_path / "logs"), "--out", str(tmp_path / f"out{jobs}"), "-j", jobs],
+                           timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        assert b"F007" in proc.stderr and b"Traceback" not in proc.stderr
+
+
+def _feed_fifo(fifo: Path, data: bytes) -> threading.Thread:
+    def feed() -> None:
+        with open(fifo, "wb") as stream:
+            stream.write(data)
+
+    thread = threading.Thread(target=feed, daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.mark.parametrize("compression", ["", "gzip", "zstd"])
+def test_a_fifo_named_on_the_command_line_is_read(tmp_path: Path, compression: str) -> None:
+    data = b"".join(match_lines())
+    data = {"": data, "gzip": gzip.compress(data), "zstd": zstandard.ZstdCompressor().compress(data)}[compression]
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    feeder = _feed_fifo(fifo, data)
+    proc = run_drawlog(["validate", str(fifo), "--format", "json"], timeout=30)
+    feeder.join(5)
+    assert proc.returncode == 0, proc.stdout
+    assert json.loads(proc.stdout)["summary"]["matches"] == 1
+
+
+def test_process_substitution_is_read(tmp_path: Path) -> None:
+    log = write_log(tmp_path / "a.jsonl")
+    command = f"{sys.executable} -c 'from drawlog.cli import main; main()' validate <(cat {log}) --format json"
+    proc = subprocess.run(["bash", "-c", command], capture_output=True, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["summary"]["matches"] == 1
+
+
+@pytest.mark.parametrize("layout", ["link in folder", "link named", "file named twice", "folder and its file",
+                                    "hard link"])
+def test_a_file_reached_twice_is_read_once(tmp_path: Path, layout: str) -> None:
+    folder = tmp_path / "logs"
+    target = write_log(folder / "a.jsonl")
+    link = folder / "b.jsonl"
+    if layout == "hard link":
+        os.link(target, link)
+    else:
+        link.symlink_to(target)
+    paths = {"link in folder": [folder], "link named": [target, link], "file named twice": [target, target],
+             "folder and its file": [folder, target], "hard link": [folder]}[layout]
+    result = cli("validate", *paths, "--format", "json")
+    assert result.exit_code == 0, result.stdout
+    assert summary_of(result)["files"] == 1
+
+
+def test_two_different_files_with_one_name_pattern_are_both_read(tmp_path: Path) -> None:
+    write_log(tmp_path / "x" / "a.jsonl", "m1")
+    write_log(tmp_path / "y" / "a.jsonl", "m2")
+    result = cli("validate", tmp_path / "x", tmp_path / "y", "--format", "json")
+    assert summary_of(result)["files"] == 2 and result.exit_code == 0

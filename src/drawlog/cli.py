@@ -21,6 +21,7 @@ from .check.validator import Validator
 from .check.violations import Summary
 from .errors import NothingRead, OutputError, WriteFailed
 from .log.events import json_schema
+from .log.reader import Source, expand_paths
 from .play.bots import BOTS
 from .play.recording import open_output, record
 from .play.simulate import MAX_ROUNDS, RULE_KEYS, EndlessMatches, SimulationOptions, Simulator, check_options
@@ -156,19 +157,18 @@ def validate(
                                  param_hint="--statistics/--format")
     writer = make_writer(output_format.value, sys.stdout, statistics=statistics)
     validator = Validator(codes)
-    stopped = False
+    inputs = expand_paths(paths)
     try:
-        for violation in validator.validate_paths(paths):
+        for violation in validator.validate_inputs(inputs):
             writer.add(violation)
             if fail_fast and violation.severity == "error":
-                stopped = True
                 break
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
     summary = validator.summary
     writer.finish(summary)
-    if summary.files == 0 and not stopped:
-        raise typer.Exit(EXIT_UNUSABLE)
+    if summary.files == 0 and not any(isinstance(item, Source) for item in inputs):
+        raise typer.Exit(EXIT_UNUSABLE)  # nothing could be read (not even left unread by --fail-fast), in any mode
     failed = summary.errors > 0 or (strict and summary.warnings > 0)
     raise typer.Exit(EXIT_ERRORS if failed and not exit_zero else EXIT_CLEAN)
 

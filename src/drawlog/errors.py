@@ -55,6 +55,10 @@ class InputError(DrawlogError):
         where = f"{path}:{line}" if line else path
         super().__init__(f"{where}: {reason}")
 
+    def __reduce__(self) -> tuple[type[InputError], tuple[str, str, int | None]]:
+        """Pickled with its three fields (sent to worker processes)."""
+        return InputError, (self.path, self.reason, self.line)
+
 
 class NothingRead(DrawlogError):
     """No input of a statistics run could be read; ``unreadable`` lists each as ``(file, line, reason)``."""

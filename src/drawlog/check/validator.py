@@ -47,7 +47,11 @@ class Validator:
 
     def validate_paths(self, paths: list[str]) -> Iterator[Violation]:
         """Validate files, folders (recursively) and ``-`` (standard input), in order."""
-        for item in expand_paths(paths):
+        yield from self.validate_inputs(expand_paths(paths))
+
+    def validate_inputs(self, inputs: Iterable[Source | InputError]) -> Iterator[Violation]:
+        """Validate the inputs :func:`~drawlog.log.reader.expand_paths` found; an error among them is an F007."""
+        for item in inputs:
             if isinstance(item, InputError):
                 yield from self._unreadable(item)
             else:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import stat
 import sys
 import zlib
 from collections.abc import Iterator
@@ -60,8 +61,13 @@ def expand_paths(paths: list[str]) -> Iterator[Source | InputError]:
     """Sources for the given paths, in order; folders are searched recursively, sorted.
 
     A path that cannot be used yields an :class:`InputError` in its place, so the
-    caller can report it and go on with the rest.
+    caller can report it and go on with the rest. A file reached twice (named
+    twice, or through a link) is read once, under the name it was first reached
+    by. A FIFO, socket or device found in a folder is not opened (it could block
+    for ever) but reported; named on the command line (``<(zcat log.gz)``), it
+    is read like a file.
     """
+    seen: set[tuple[int, int]] = set()
     for raw in paths:
         if raw == STDIN:
             yield Source(STDIN)
@@ -72,13 +78,44 @@ def expand_paths(paths: list[str]) -> Iterator[Source | InputError]:
             if not found:
                 yield InputError(raw, "folder holds no .jsonl, .jsonl.gz or .jsonl.zst files")
             for file in found:
-                yield Source(str(file), file)
-        elif path.is_file():
-            yield Source(raw, path)
+                kind = _file_kind(file)
+                if kind is None or kind == stat.S_IFREG:
+                    if _first_time(file, seen):
+                        yield Source(str(file), file)
+                else:
+                    yield InputError(str(file), f"not a regular file ({_KINDS.get(kind, 'special file')}) "
+                                                f"found in a folder: skipped; name it to read it")
         elif path.exists():
-            yield InputError(raw, "not a regular file or folder")
+            if _first_time(path, seen):
+                yield Source(raw, path)
         else:
             yield InputError(raw, "no such file or folder")
+
+
+_KINDS = {stat.S_IFIFO: "a FIFO", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a device", stat.S_IFBLK: "a device"}
+
+
+def _file_kind(path: Path) -> int | None:
+    """The file type bits of ``path`` (links followed), or None when it cannot be looked at (opening will tell)."""
+    try:
+        return stat.S_IFMT(path.stat().st_mode)
+    except OSError:
+        return None
+
+
+def _first_time(path: Path, seen: set[tuple[int, int]]) -> bool:
+    """Whether the regular file ``path`` is met for the first time (by device and inode); other files always are."""
+    try:
+        status = path.stat()
+    except OSError:
+        return True
+    if not stat.S_ISREG(status.st_mode):
+        return True
+    key = (status.st_dev, status.st_ino)
+    if key in seen:
+        return False
+    seen.add(key)
+    return True
 
 
 def _logs_in(folder: Path) -> list[Path]:
@@ -193,6 +230,8 @@ def _chunks(source: Source) -> Iterator[bytes]:
                 yield from _read_all(unpacked)  # type: ignore[arg-type]
         elif name.endswith(".zst"):
             yield from _unzstd(raw, source.name)
+        elif not stat.S_ISREG(os.fstat(raw.fileno()).st_mode):  # a pipe: named by number, not by its data
+            yield from _sniffed(raw, source.name)
         else:
             yield from _read_all(raw)
 
@@ -201,7 +240,11 @@ def _standard_input(name: str) -> Iterator[bytes]:
     """Standard input, decompressed when it starts like gzip or zstd data."""
     if sys.stdin is None:
         raise InputError(name, "standard input is closed")
-    stream = sys.stdin.buffer
+    yield from _sniffed(sys.stdin.buffer, name)
+
+
+def _sniffed(stream: BinaryIO, name: str) -> Iterator[bytes]:
+    """A stream without a telling name (standard input, a pipe), decompressed when it starts like gzip or zstd."""
     start = stream.peek(4)[:4] if hasattr(stream, "peek") else b""
     if start.startswith(_GZIP_MAGIC):
         with gzip.GzipFile(fileobj=stream, mode="rb") as unpacked:

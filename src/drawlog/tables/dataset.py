@@ -20,7 +20,7 @@ from pathlib import Path
 from ..check.validator import Validator
 from ..check.violations import Summary
 from ..errors import InputError, NothingRead, OutputError
-from ..log.reader import STDIN, expand_paths
+from ..log.reader import STDIN, Source, expand_paths
 from .sinks import MOVE_PARQUET, ROWS_PER_GROUP, MoveSink, TableSink, WriterThread, open_writer
 from .stats import MATCH_KEYS, SCHEMAS, TABLES, WRITE_SCHEMAS, StatsRecorder
 
@@ -66,10 +66,10 @@ def write_tables(
     flat = staging / "_flat" if partition_by else staging
     flat.mkdir(parents=True)
     try:
-        inputs = [item.path if isinstance(item, InputError) else item.name for item in expand_paths(paths)]
+        inputs = list(expand_paths(paths))
         done = None
         jobs = min(jobs, len(inputs), os.cpu_count() or 1)  # more processes than inputs or cores gain nothing
-        if jobs > 1 and STDIN not in inputs:
+        if jobs > 1 and not any(isinstance(item, Source) and item.name == STDIN for item in inputs):
             done = _write_in_parallel(inputs, flat, jobs)
         if done is None:
             done = _write_in_one_process(inputs, flat, validator or Validator(), rows_per_group=rows_per_group)
@@ -87,7 +87,8 @@ def write_tables(
     return summary
 
 
-def _write_in_one_process(inputs: list[str], folder: Path, validator: Validator, arrow: bool = False,
+def _write_in_one_process(inputs: list[Source | InputError], folder: Path, validator: Validator,
+                          arrow: bool = False,
                           rows_per_group: int = ROWS_PER_GROUP, threaded: bool = True) -> tuple[Summary, dict[str, int]]:
     """Replay ``inputs`` once, writing the tables into ``folder``; ``threaded``: encode in a writer thread."""
     suffix = "arrow" if arrow else "parquet"
@@ -98,7 +99,7 @@ def _write_in_one_process(inputs: list[str], folder: Path, validator: Validator,
     recorder = StatsRecorder(sinks, lambda: validator.reporter.file)
     validator.replay.observer = recorder
     try:
-        for violation in validator.validate_paths(inputs):
+        for violation in validator.validate_inputs(inputs):
             recorder.violation(violation)
     finally:
         try:
@@ -129,17 +130,18 @@ def _read_arrow(path: Path):  # noqa: ANN202 - pyarrow.Table
         return pa.ipc.open_stream(source).read_all()
 
 
-def _write_part(path: str, folder: str) -> tuple[Summary, set[str]]:
+def _write_part(item: Source | InputError, folder: str) -> tuple[Summary, set[str]]:
     """One worker's share: the tables of one input (as Arrow files), and every match id it mentions."""
     validator = Validator()
-    _write_in_one_process([path], Path(folder), validator, arrow=True, threaded=False)  # Arrow files are cheap
+    _write_in_one_process([item], Path(folder), validator, arrow=True, threaded=False)  # Arrow files are cheap
     mentioned = set(_read_arrow(Path(folder) / "matches.arrow").column("match").to_pylist())
     mentioned |= set(_read_arrow(Path(folder) / "violations.arrow").column("match").to_pylist())
     mentioned.discard(None)  # type: ignore[arg-type]
     return validator.summary, mentioned
 
 
-def _write_in_parallel(inputs: list[str], folder: Path, jobs: int) -> tuple[Summary, dict[str, int]] | None:
+def _write_in_parallel(inputs: list[Source | InputError], folder: Path,
+                       jobs: int) -> tuple[Summary, dict[str, int]] | None:
     """Replay each input in a worker process, then join the parts in input order (None: redo in one)."""
     from concurrent.futures import ProcessPoolExecutor
 
