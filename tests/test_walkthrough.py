@@ -156,3 +156,17 @@ def test_frames_agree_with_the_engine(tmp_path_factory, seed: int, variant: str,
             assert frame["legal"] == expected
         elif event["type"] == "round_end":
             match.settle_round()
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "tr", "es"])
+def test_the_seeds_sentences_from_replayed_logs(tmp_path: Path, lang: str):
+    """Each seed board, replayed from a log, is described word for word as the seed (and issue 10) writes it."""
+    from test_board_views import SEED_SENTENCES
+
+    from drawlog.views.board import describe
+    from drawlog.views.language import catalog
+
+    words = catalog(lang)
+    described = [describe(frames_of(tmp_path, draw_log(plays, ends))[-1]["board"], words)
+                 for plays, ends, *_ in SEED_BOARDS.values()]
+    assert described == SEED_SENTENCES[lang]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 import time
@@ -522,6 +523,80 @@ def ratings(
 
     game = variant.value if variant is not None else None
     _frame_command(lambda: compute_ratings(Path(folder), game), output_format, output)
+
+
+class ReplayFormat(str, Enum):
+    """Output formats of ``replay``."""
+
+    text = "text"
+    json = "json"
+    svg = "svg"
+
+
+@app.command()
+def replay(
+    log: Annotated[str, typer.Argument(metavar="LOG", help="A log file, or FILE:LINE for the match of that line, "
+                                                           "shown up to it.")],
+    match: Annotated[Optional[str], typer.Option("--match", "-m", metavar="ID", help="The match to show (needed "
+                                                 "when the file holds several and no LINE is given).")] = None,
+    round_number: Annotated[Optional[int], typer.Option("--round", "-r", metavar="N", min=1,
+                                                        help="Only this round.")] = None,
+    at: Annotated[Optional[int], typer.Option("--at", metavar="LINE", min=1, help="Stop after this line of the "
+                                              "file (the SVG shows the board there).")] = None,
+    lang: Annotated[str, typer.Option("--lang", metavar="en|pl|tr|es", help="The language of the board's terms "
+                                      "(the seeds' own words).")] = "en",
+    output_format: Annotated[ReplayFormat, typer.Option("--format", "-f", help="text (the board drawn), json "
+                                                        "(one frame object per line), svg (the board at the end).")]
+    = ReplayFormat.text,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="Write to this file.")]
+    = None,
+) -> None:
+    """Show one match move by move: the board, hands, stock, legal moves and violations after each event."""
+    from .check.walkthrough import Selection, match_at, match_ids, split_location, walk
+    from .errors import InputError
+    from .log.reader import Source
+    from .views.board import frames_json, render_frames
+    from .views.board_svg import board_svg
+    from .views.language import UnknownLanguage, catalog
+
+    try:
+        words = catalog(lang)
+    except UnknownLanguage as error:
+        raise typer.BadParameter(str(error), param_hint="--lang") from None
+    path, line = split_location(log)
+    source = Source(path, Path(path)) if path != "-" else Source("-")
+    at = at if at is not None else line
+    try:
+        if match is None and line is not None:
+            match = match_at(source, line)
+        if match is None:
+            ids = match_ids(source)
+            if len(ids) != 1:
+                listed = ", ".join(ids[:10]) + (", …" if len(ids) > 10 else "") if ids else "none found"
+                raise typer.BadParameter(f"say which match with --match ID (or give FILE:LINE); matches in "
+                                         f"{path}: {listed}", param_hint="--match")
+            match = ids[0]
+        frames = walk(source, Selection(match, round_number, at))
+    except InputError as error:
+        typer.echo(f"Error: {error}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE) from None
+    if not frames:
+        where = f" round {round_number}" if round_number is not None else ""
+        raise typer.BadParameter(f"no line of match {match!r}{where} in {path}"
+                                 + (f" up to line {at}" if at is not None else ""), param_hint="LOG")
+    if output_format is ReplayFormat.json:
+        write_output(output, lambda stream: stream.write(frames_json(frames)))
+    elif output_format is ReplayFormat.svg:
+        board = next((frame["board"] for frame in reversed(frames) if frame["board"] is not None), None)
+        if board is None:
+            raise typer.BadParameter(f"no board yet at line {frames[-1]['line']}: no round has started", param_hint="--at")
+        write_output(output, lambda stream: stream.write(board_svg(board).encode()))
+    elif output is None:
+        render_frames(frames, words, Console(highlight=False, emoji=False))
+    else:
+        text = io.StringIO()
+        render_frames(frames, words, Console(file=text, width=100, color_system=None, highlight=False, emoji=False))
+        write_output(output, lambda stream: stream.write(text.getvalue().encode()))
 
 
 @app.command()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -172,3 +173,50 @@ def legal_moves(state: Round) -> list[dict[str, str]]:
     if state.can_pass(seat):
         moves.append({"action": "pass"})
     return moves
+
+
+def split_location(argument: str) -> tuple[str, int | None]:
+    """``FILE`` or ``FILE:LINE`` (when ``FILE:LINE`` is not itself a file): the path and the line."""
+    path, colon, line = argument.rpartition(":")
+    if colon and line.isdigit() and not Path(argument).exists() and Path(path).exists():
+        return path, int(line)
+    return argument, None
+
+
+def match_at(source: Source, line: int) -> str | None:
+    """The id of the match the event on ``line`` belongs to (None: no such line, or no match named there)."""
+    number = 0
+    for block in read_blocks(source):
+        if isinstance(block, LongLine):
+            number += 1
+            continue
+        count = block.count(b"\n") + (not block.endswith(b"\n"))
+        if number + count < line:
+            number += count
+            continue
+        raw = block.split(b"\n")[line - number - 1]
+        try:
+            found = msgspec.json.decode(raw)
+        except msgspec.DecodeError:
+            return None
+        return found.get("match") if isinstance(found, dict) and isinstance(found.get("match"), str) else None
+    return None
+
+
+def match_ids(source: Source, most: int = 20) -> list[str]:
+    """The ids of the first ``most`` matches started in the source (from its ``match_start`` lines)."""
+    found: list[str] = []
+    for block in read_blocks(source):
+        if isinstance(block, LongLine) or b"match_start" not in block:
+            continue
+        for raw in block.split(b"\n"):
+            if b"match_start" in raw:
+                try:
+                    event = msgspec.json.decode(raw)
+                except msgspec.DecodeError:
+                    continue
+                if isinstance(event, dict) and isinstance(event.get("match"), str) and event["match"] not in found:
+                    found.append(event["match"])
+                    if len(found) == most:
+                        return found
+    return found

@@ -12,6 +12,7 @@ sequences to the terminal. JSON keeps the exact strings.
 from __future__ import annotations
 
 import re
+import shlex
 from collections import Counter
 from typing import IO, Any
 
@@ -166,7 +167,7 @@ class TextWriter(Writer):
     def __init__(self, stream: IO[str], console: Console | None = None,
                  rows_per_table: int = ROWS_PER_TABLE) -> None:
         super().__init__(stream)
-        self.console = console or Console(file=stream, highlight=False, emoji=False)
+        self.console = console or _console(stream)
         self.rows_per_table = rows_per_table
         self._file: str | None = None
         self._titled = False
@@ -198,14 +199,26 @@ class TextWriter(Writer):
         self.console.print(Text(f"{verdict}: {summary_line(summary)}", style=style), soft_wrap=True)
 
 
+#: The width of text written to a file or pipe: no terminal to fit, so rows are not folded to 80 columns.
+UNBOUNDED_WIDTH = 1000
+
+
+def _console(stream: IO[str]) -> Console:
+    """A console on ``stream``: the terminal's width on a terminal, else wide enough that rows stay whole."""
+    console = Console(file=stream, highlight=False, emoji=False)
+    if not console.is_terminal:
+        console.width = UNBOUNDED_WIDTH
+    return console
+
+
 def violations_table(violations: list[Violation]) -> Table:
     """The violations as a rich table: line, code (red for errors, yellow for warnings), match, round, player, message."""
     table = Table(expand=False)
-    table.add_column("line", justify="right", style="cyan")
-    table.add_column("code", style="bold")
-    table.add_column("match")
-    table.add_column("round", justify="right")
-    table.add_column("player")
+    table.add_column("line", justify="right", style="cyan", overflow="fold")
+    table.add_column("code", style="bold", no_wrap=True, min_width=4)
+    table.add_column("match", overflow="fold")  # key columns fold, never cut with "…"
+    table.add_column("round", justify="right", overflow="fold")
+    table.add_column("player", overflow="fold")
     table.add_column("message", overflow="fold")
     for v in violations:
         table.add_row(
@@ -214,9 +227,18 @@ def violations_table(violations: list[Violation]) -> Table:
             literal(v.match or ""),
             "" if v.round is None else str(v.round),
             literal(v.player or ""),
-            literal(v.message),
+            _message_cell(v),
         )
     return table
+
+
+def _message_cell(violation: Violation) -> Text:
+    """The message, and for a violation of a match the command that shows its board (``drawlog replay``)."""
+    cell = literal(violation.message)
+    if violation.match is not None and violation.line is not None:
+        cell.append("\n")
+        cell.append_text(literal(f"drawlog replay {shlex.quote(f'{violation.file}:{violation.line}')}", style="dim"))
+    return cell
 
 
 def literal(text: str, style: str = "") -> Text:
