@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -261,3 +262,144 @@ def test_two_different_files_with_one_name_pattern_are_both_read(tmp_path: Path)
     write_log(tmp_path / "y" / "a.jsonl", "m2")
     result = cli("validate", tmp_path / "x", tmp_path / "y", "--format", "json")
     assert summary_of(result)["files"] == 2 and result.exit_code == 0
+
+
+# -- 6. a byte order mark arriving on its own ---------------------------------------------------------
+
+BOM = b"\xef\xbb\xbf"
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 4])
+def test_a_bom_in_reads_of_its_own_loses_nothing(tmp_path: Path, chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    from drawlog.check.validator import validate_paths
+    from drawlog.log import reader
+
+    lines = match_lines()
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(BOM + b"".join(lines))
+    monkeypatch.setattr(reader, "CHUNK_BYTES", chunk)  # the first read is the mark alone (or part of it)
+    violations, summary = validate_paths([str(path)])
+    assert violations == []
+    assert (summary.lines, summary.matches) == (len(lines), 1)
+
+
+def test_a_bom_flushed_alone_through_a_fifo_loses_nothing(tmp_path: Path) -> None:
+    lines = match_lines()
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+
+    def feed() -> None:
+        with open(fifo, "wb", buffering=0) as stream:
+            stream.write(BOM)
+            time.sleep(0.3)
+            stream.write(b"".join(lines))
+
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    proc = run_drawlog(["validate", str(fifo), "--format", "json"], timeout=30)
+    feeder.join(5)
+    summary = json.loads(proc.stdout)["summary"]
+    assert proc.returncode == 0, proc.stdout
+    assert (summary["lines"], summary["matches"]) == (len(lines), 1)
+
+
+@pytest.mark.parametrize("suffix", [".jsonl.gz", ".jsonl.zst"])
+@pytest.mark.parametrize("how", ["file", "standard input"])
+def test_a_first_member_or_frame_of_just_the_bom_loses_nothing(tmp_path: Path, suffix: str, how: str) -> None:
+    lines = match_lines()
+    pack = gzip.compress if suffix == ".jsonl.gz" else zstandard.ZstdCompressor().compress
+    data = pack(BOM) + pack(b"".join(lines))
+    path = tmp_path / f"bom{suffix}"
+    path.write_bytes(data)
+    if how == "file":
+        proc = run_drawlog(["validate", str(path), "--format", "json"])
+    else:
+        proc = run_drawlog(["validate", "-", "--format", "json"], stdin=data)
+    summary = json.loads(proc.stdout)["summary"]
+    assert proc.returncode == 0, proc.stdout
+    assert (summary["lines"], summary["matches"]) == (len(lines), 1)
+
+
+# -- 4. quadratic or deep input -----------------------------------------------------------------------
+
+
+def test_the_duplicate_player_check_is_linear_and_more_than_4_players_is_one_s101() -> None:
+    from drawlog.engine.match import check_players
+
+    names = [f"p{index % 50_000}" for index in range(100_000)]  # a 1 MB line of repeated names
+    started = time.perf_counter()
+    faults, _ = check_players(names)
+    assert time.perf_counter() - started < 5  # quadratic, this took minutes
+    assert [(fault.code, fault.message) for fault in faults] == [
+        ("S101", "100,000 players: the game is for 2 to 4 players")]
+    assert len(check_players(["a", "b", "a", "c", "b"])[0]) == 1
+    assert [fault.code for fault in check_players(["a", "a", "b"])[0]] == ["S101"]
+
+
+def test_a_match_start_of_100000_players_is_one_s101(tmp_path: Path) -> None:
+    path = tmp_path / "crowd.jsonl"
+    names = [f"p{index % 50_000}" for index in range(100_000)]
+    path.write_text(json.dumps({"type": "match_start", "match": "m", "players": names}) + "\n")
+    result = cli("validate", path, "--format", "json")
+    assert [v["code"] for v in json.loads(result.stdout)["violations"]] == ["S101", "F006"]
+
+
+def _deep(depth: int, inner: str = "1") -> str:
+    return '{"a":' * depth + inner + "}" * depth
+
+
+def deep_log(path: Path, depth: int, where: str) -> Path:
+    """A clean match with, on line 1 (match_start) or 3 (a play), a value ``depth`` objects deep."""
+    lines = [line.decode() for line in match_lines()]
+    target = 0 if where in ("meta", "escaped meta") else 2
+    event = lines[target].rstrip("\n")
+    key = {"meta": "meta", "escaped meta": "\\u006deta", "unknown field": "extra"}[where]
+    value = _deep(depth) if where != "meta" or depth else "{}"
+    if where != "unknown field" or target != 0:
+        event = event.replace(',"meta":{"bots":["random","random"]}', "")
+    lines[target] = f'{event[:-1]},"{key}":{value}}}\n'
+    path.write_text("".join(lines), encoding="utf-8")
+    return path
+
+
+def stats_violations(path: Path, out: Path) -> list[tuple[int | None, str, str]]:
+    import polars as pl
+
+    result = cli("stats", path, "--out", out, "-q")
+    assert result.exit_code == 0, result.output
+    table = pl.read_parquet(out / "violations.parquet")
+    return list(zip(table["line"].to_list(), table["code"].to_list(), table["message"].to_list()))
+
+
+@pytest.mark.parametrize("where", ["meta", "escaped meta", "unknown field"])
+@pytest.mark.parametrize("depth", [64, 65, 975, 978, 980, 5000])
+def test_nesting_deeper_than_the_limit_is_one_f002_in_validate_and_in_stats(tmp_path: Path, where: str,
+                                                                           depth: int) -> None:
+    from drawlog.log.reader import MAX_NESTING
+
+    path = deep_log(tmp_path / "deep.jsonl", depth - 1, where)  # the event's own object is one level
+    result = cli("validate", path, "--format", "json")
+    violations = [(v["line"], v["code"], v["message"]) for v in json.loads(result.stdout)["violations"]]
+    line = 1 if where != "unknown field" else 3
+    if depth <= MAX_NESTING:
+        assert [code for _, code, _ in violations] == (["W401"] if where == "unknown field" else [])
+    else:
+        assert [(number, code) for number, code, _ in violations if number == line] == [(line, "F002")]
+        assert "nested too deeply" in violations[0][2] or "nested too deeply" in violations[-1][2]
+    assert stats_violations(path, tmp_path / "stats") == violations
+
+
+def test_deep_lines_in_many_blocks_agree_between_validate_and_stats(tmp_path: Path) -> None:
+    """Deep lines wherever they fall in the blocks of a longer file, some valid and some not."""
+    lines = []
+    for index in range(40):
+        match = [line.decode() for line in match_lines(f"m{index}", seed=index)]
+        depth = (60, 64, 70, 978, 980, 2000)[index % 6]
+        match[0] = match[0].replace('"meta":{"bots":["random","random"]}', f'"meta":{_deep(depth)}')
+        lines += match
+    path = tmp_path / "many.jsonl"
+    path.write_text("".join(lines), encoding="utf-8")
+    result = cli("validate", path, "--format", "json")
+    violations = [(v["line"], v["code"], v["message"]) for v in json.loads(result.stdout)["violations"]]
+    assert sum(code == "F002" for _, code, _ in violations) == sum(index % 6 != 0 for index in range(40))
+    assert stats_violations(path, tmp_path / "stats") == violations

@@ -16,7 +16,16 @@ import msgspec
 
 from ..errors import InputError
 from ..log.events import KNOWN_FIELDS, AnyEvent
-from ..log.reader import MAX_LINE_BYTES, LongLine, Source, expand_paths, printable, read_blocks
+from ..log.reader import (
+    MAX_LINE_BYTES,
+    MAX_NESTING,
+    LongLine,
+    Source,
+    expand_paths,
+    printable,
+    read_blocks,
+    too_deep,
+)
 from .replay import Replay, Table
 from .rules import SEVERITY
 from .violations import Reporter, Summary, Violation
@@ -26,6 +35,9 @@ _ANY_DECODER = msgspec.json.Decoder()
 # Two JSON objects on one line: the only way a block's event count can match its line count by luck.
 _TWO_ON_ONE_LINE = re.compile(rb"\}[ \t\r]*\{")
 _BLOCK_LINES = 1024
+#: What a line that typed decoding could read at any depth holds: ``meta`` (any JSON), or a key spelled with escapes.
+_DEEP_SUSPECTS = (b'"meta"', b"\\u")
+_TOO_DEEP = f"event does not fit the format: nested too deeply (more than {MAX_NESTING} levels of arrays and objects)"
 
 
 class Validator:
@@ -117,7 +129,7 @@ class Validator:
                     self.on_block(len(block))
                 count = block.count(b"\n") + (not block.endswith(b"\n"))
                 events = None
-                if _TWO_ON_ONE_LINE.search(block) is None:
+                if _TWO_ON_ONE_LINE.search(block) is None and not _holds_too_deep(block):
                     try:
                         events = decode_lines(block)
                     except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
@@ -164,12 +176,15 @@ class Validator:
         if len(raw) > MAX_LINE_BYTES:
             self._too_long(len(raw), number)
             return None
+        if too_deep(raw):
+            self._invalid("F002", _TOO_DEEP, number)
+            return None
         try:
             return _DECODER.decode(raw)
         except msgspec.ValidationError:
             return self._decode_loosely(raw, number)
-        except RecursionError:
-            self._invalid("F001", "not valid JSON: nested too deeply to read", number)
+        except RecursionError:  # not reached while the stack is shallower than the recursion limit less MAX_NESTING
+            self._invalid("F002", _TOO_DEEP, number)
             return None
         except msgspec.DecodeError as error:
             if not raw or raw.isspace():
@@ -186,7 +201,7 @@ class Validator:
             self._invalid("F001", f"not valid JSON: {error}", number)
             return None
         except RecursionError:
-            self._invalid("F002", "event does not fit the format: nested too deeply to read", number)
+            self._invalid("F002", _TOO_DEEP, number)
             return None
         if not isinstance(obj, dict):
             self._invalid("F002", f"expected a JSON object, got {_json_kind(obj)}", number)
@@ -215,6 +230,25 @@ class Validator:
         self._invalid("F002", problem, number, match_id, round_number, player)
         self.replay.invalid_line(match_id, obj.get("seq"), number, round_number)
         return None
+
+
+def _holds_too_deep(block: bytes) -> bool:
+    """Whether a line of ``block`` that typed decoding would take is nested too deep (see :data:`MAX_NESTING`).
+
+    Only ``meta`` holds any JSON, so only lines naming it (or spelling a key
+    with escapes) are looked at: the check costs nothing on other blocks, and
+    a deep line is reported the same way however deep the stack is.
+    """
+    for needle in _DEEP_SUSPECTS:
+        found = block.find(needle)
+        while found != -1:
+            start = block.rfind(b"\n", 0, found) + 1
+            end = block.find(b"\n", found)
+            end = len(block) if end == -1 else end
+            if too_deep(block[start:end]):
+                return True
+            found = block.find(needle, end)
+    return False
 
 
 def _as_blocks(lines: Iterable[bytes | str]) -> Iterator[bytes]:

@@ -31,13 +31,19 @@ def hand_size(players: int) -> int:
 
 
 def check_players(players: Sequence[str]) -> tuple[list[Fault], list[str]]:
-    """S101: 2–4 players, no duplicate id. Returns the faults and the seats to play with."""
-    faults = []
+    """S101: 2–4 players, no duplicate id. Returns the faults and the seats to play with.
+
+    More than 4 players is one S101 whatever the names (the work and the
+    message stay small however long the list).
+    """
     seats = list(dict.fromkeys(players))
+    if len(players) > MAX_PLAYERS:
+        return [Fault("S101", f"{len(players):,} players: the game is for 2 to 4 players")], seats
+    faults = []
     if len(seats) != len(players):
         twice = sorted({name for name in players if players.count(name) > 1})
         faults.append(Fault("S101", f"players lists {', '.join(twice)} more than once"))
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+    if len(players) < MIN_PLAYERS:
         faults.append(Fault("S101", f"{len(players)} player{'s' if len(players) != 1 else ''}: the game is "
                                     f"for 2 to 4 players"))
     return faults, seats

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 import stat
 import sys
 import zlib
@@ -27,6 +28,8 @@ STDIN = "-"
 CHUNK_BYTES = 1 << 16
 #: Longest line kept; a longer one is skipped and reported.
 MAX_LINE_BYTES = 1 << 20
+#: Deepest nesting of arrays and objects in a line (a log needs 4); a deeper line is skipped and reported.
+MAX_NESTING = 64
 _BOM = b"\xef\xbb\xbf"
 _GZIP_MAGIC = b"\x1f\x8b"
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
@@ -45,6 +48,30 @@ class LongLine:
     """A line over :data:`MAX_LINE_BYTES`, skipped; ``length`` counts its bytes."""
 
     length: int
+
+
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[]{}")
+_OPENING = frozenset(b"[{")
+
+
+def too_deep(line: bytes, limit: int = MAX_NESTING) -> bool:
+    """Whether the JSON text ``line`` nests arrays and objects more than ``limit`` deep (strings aside).
+
+    Linear in the line's length, and quick for a line with few brackets; any
+    line, well-formed or not, gets an answer.
+    """
+    if line.count(b"[") + line.count(b"{") <= limit:
+        return False
+    depth = 0
+    for byte in _JSON_STRING.sub(b"", line).translate(None, _NOT_BRACKETS):
+        if byte in _OPENING:
+            depth += 1
+            if depth > limit:
+                return True
+        elif depth:
+            depth -= 1
+    return False
 
 
 def is_log_name(name: str) -> bool:
@@ -142,13 +169,11 @@ def read_blocks(source: Source) -> Iterator[bytes | LongLine]:
     """
     chunks = _chunks(source)
     try:
-        first = next(chunks, b"")
+        first = _first_chunk(chunks)
     except InputError:
         raise
     except Exception as error:  # noqa: BLE001 - any decoder fault is the file's
         raise InputError(source.name, _describe(error), 1) from None
-    if first.startswith(_BOM):
-        first = first[len(_BOM):]
     if not first:
         return iter(())
     if first.startswith((_GZIP_MAGIC, _ZSTD_MAGIC)):
@@ -159,6 +184,21 @@ def read_blocks(source: Source) -> Iterator[bytes | LongLine]:
         # A NUL on the first line: binary data. NULs later (padding after a crash) are bad lines (F001).
         raise InputError(source.name, "binary data (NUL bytes), not a JSON Lines log")
     return _blocks(source.name, first, chunks)
+
+
+def _first_chunk(chunks: Iterator[bytes]) -> bytes:
+    """The first data, without a UTF-8 byte order mark; b"" for an empty source.
+
+    A producer that flushes the mark on its own (or a first gzip member or zstd
+    frame that holds only the mark) sends it in a read of its own: reads are
+    joined until there is something past the mark.
+    """
+    first = b""
+    for chunk in chunks:
+        first += chunk
+        if len(first) > len(_BOM) or not _BOM.startswith(first):
+            break
+    return first[len(_BOM):] if first.startswith(_BOM) else first
 
 
 def _blocks(name: str, first: bytes, chunks: Iterator[bytes]) -> Iterator[bytes | LongLine]:
