@@ -15,10 +15,9 @@ from collections.abc import Callable, Iterable, Iterator
 import msgspec
 
 from ..errors import InputError
-from ..log.events import KNOWN_FIELDS, AnyEvent
+from ..log.events import KNOWN_FIELDS, MAX_NESTING, AnyEvent
 from ..log.reader import (
     MAX_LINE_BYTES,
-    MAX_NESTING,
     LongLine,
     Source,
     expand_paths,
@@ -35,9 +34,7 @@ _ANY_DECODER = msgspec.json.Decoder()
 # Two JSON objects on one line: the only way a block's event count can match its line count by luck.
 _TWO_ON_ONE_LINE = re.compile(rb"\}[ \t\r]*\{")
 _BLOCK_LINES = 1024
-#: What a line that typed decoding could read at any depth holds: ``meta`` (any JSON), or a key spelled with escapes.
-_DEEP_SUSPECTS = (b'"meta"', b"\\u")
-_TOO_DEEP = f"event does not fit the format: nested too deeply (more than {MAX_NESTING} levels of arrays and objects)"
+_TOO_DEEP = f"event does not fit the format: nested too deeply (over {MAX_NESTING} levels of arrays and objects)"
 
 
 class Validator:
@@ -129,7 +126,7 @@ class Validator:
                     self.on_block(len(block))
                 count = block.count(b"\n") + (not block.endswith(b"\n"))
                 events = None
-                if _TWO_ON_ONE_LINE.search(block) is None and not _holds_too_deep(block):
+                if _TWO_ON_ONE_LINE.search(block) is None:
                     try:
                         events = decode_lines(block)
                     except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
@@ -183,7 +180,7 @@ class Validator:
             return _DECODER.decode(raw)
         except msgspec.ValidationError:
             return self._decode_loosely(raw, number)
-        except RecursionError:  # not reached while the stack is shallower than the recursion limit less MAX_NESTING
+        except RecursionError:  # not reached unless the stack is nearly as deep as the recursion limit
             self._invalid("F002", _TOO_DEEP, number)
             return None
         except msgspec.DecodeError as error:
@@ -230,25 +227,6 @@ class Validator:
         self._invalid("F002", problem, number, match_id, round_number, player)
         self.replay.invalid_line(match_id, obj.get("seq"), number, round_number)
         return None
-
-
-def _holds_too_deep(block: bytes) -> bool:
-    """Whether a line of ``block`` that typed decoding would take is nested too deep (see :data:`MAX_NESTING`).
-
-    Only ``meta`` holds any JSON, so only lines naming it (or spelling a key
-    with escapes) are looked at: the check costs nothing on other blocks, and
-    a deep line is reported the same way however deep the stack is.
-    """
-    for needle in _DEEP_SUSPECTS:
-        found = block.find(needle)
-        while found != -1:
-            start = block.rfind(b"\n", 0, found) + 1
-            end = block.find(b"\n", found)
-            end = len(block) if end == -1 else end
-            if too_deep(block[start:end]):
-                return True
-            found = block.find(needle, end)
-    return False
 
 
 def _as_blocks(lines: Iterable[bytes | str]) -> Iterator[bytes]:

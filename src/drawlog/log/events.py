@@ -26,6 +26,23 @@ End = Literal["left", "right", "up", "down"]
 Int64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
 Seq = Annotated[int, msgspec.Meta(ge=1, le=2**63 - 1, description="per-match sequence number: 1, 2, 3 …")]
 Timestamp = Annotated[str, msgspec.Meta(extra_json_schema={"format": "date-time"})]
+#: Deepest nesting of arrays and objects in a line, the event's own object included (a log needs 4).
+MAX_NESTING = 64
+
+
+def nested_deeper_than(value: Any, limit: int) -> bool:
+    """Whether decoded JSON ``value`` nests lists and dicts more than ``limit`` deep (a scalar is 0 deep)."""
+    level = [value]
+    depth = 0
+    while level:
+        containers = [item for item in level if isinstance(item, (dict, list))]
+        if not containers:
+            return False
+        depth += 1
+        if depth > limit:
+            return True
+        level = [child for item in containers for child in (item.values() if isinstance(item, dict) else item)]
+    return False
 
 
 class Event(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_only=True, omit_defaults=True,
@@ -62,6 +79,9 @@ class MatchStart(Event, tag="match_start"):
     meta: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
+        if self.meta is not None and nested_deeper_than(self.meta, MAX_NESTING - 1):
+            raise ValueError(f"`meta` is nested too deeply (a line may hold {MAX_NESTING} levels of arrays "
+                             f"and objects)")
         if self.variant == "all-fives" and self.rules is not None and self.rules.given()[1] is not None:
             raise ValueError("`rules.reserve` is for Draw only: All Fives has no reserve")
 

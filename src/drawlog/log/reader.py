@@ -22,14 +22,13 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import InputError
+from .events import MAX_NESTING
 
 LOG_SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst")
 STDIN = "-"
 CHUNK_BYTES = 1 << 16
 #: Longest line kept; a longer one is skipped and reported.
 MAX_LINE_BYTES = 1 << 20
-#: Deepest nesting of arrays and objects in a line (a log needs 4); a deeper line is skipped and reported.
-MAX_NESTING = 64
 _BOM = b"\xef\xbb\xbf"
 _GZIP_MAGIC = b"\x1f\x8b"
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
