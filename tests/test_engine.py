@@ -7,6 +7,7 @@ import pytest
 from drawlog import IllegalAction, Match, Round, match_result, score_round
 from drawlog.engine.line import Line
 from drawlog.engine.match import Deal, hand_size
+from drawlog.engine.rounds import _out_of_turn
 from drawlog.engine.tiles import FULL_SET, PIPS, TILE_COUNT, TILES, bits, label, pip_total, tile_id
 
 NAMES2 = ("ann", "bob")
@@ -153,8 +154,35 @@ def test_draw_out_of_logged_order_is_m206_but_applied():
     state = make_round([hand((0, 1)), hand((2, 3))], stock_tiles=bits(order), order=order)
     faults, tile = state.check_draw(0, (4, 4))
     assert [f.code for f in faults] == ["M206"] and tile == tile_id((4, 4))
+    assert "a draw of [5|5] seems to be missing" in faults[0].message
     state.apply_draw(0, tile)
-    assert state.next_stock_tile() == tile_id((5, 5))
+    # [5|5] was drawn, it seems, in a line missing from the log: the order goes on after [4|4]
+    assert state.next_stock_tile() == tile_id((3, 3)) and state.stock_left == 1
+    assert state.missing == hand((5, 5)) and state.hands[0] == hand((0, 1), (4, 4), (5, 5))  # presumed the drawer's
+    assert state.check_draw(1, (5, 5)) == ((_out_of_turn(state, 1, "draws"),), tile_id((5, 5)))
+    state.turn = 1
+    assert state.check_draw(1, (5, 5)) == ((), tile_id((5, 5)))  # the log draws it after all: no second fault
+    state.apply_draw(1, tile_id((5, 5)))
+    assert state.hands == [hand((0, 1), (4, 4)), hand((2, 3), (5, 5))] and state.missing == 0
+
+
+def test_a_draw_far_down_the_logged_order_stops_checking_it():
+    order = [tile_id((5, 5)), tile_id((4, 4)), tile_id((3, 3)), tile_id((2, 2))]
+    state = make_round([hand((0, 1)), hand((2, 3))], stock_tiles=bits(order), order=order)
+    faults, tile = state.check_draw(0, (2, 2))
+    assert [f.code for f in faults] == ["M206"] and "no longer checked" in faults[0].message
+    state.apply_draw(0, tile)
+    assert state.try_draw(0, (4, 4)) == () and state.stock_left == 2
+
+
+def test_a_tile_of_a_missing_draw_played_by_its_real_holder_is_no_fault():
+    order = [tile_id((5, 5)), tile_id((4, 4)), tile_id((3, 3))]
+    state = make_round([hand((0, 5), (6, 6)), hand((2, 3), (4, 6))], stock_tiles=bits(order), order=order)
+    state.play(0, (0, 5))
+    assert [f.code for f in state.try_draw(1, (4, 4))] == ["M206"]  # [5|5] skipped: presumed bob's
+    state.turn = 0
+    assert state.try_play(0, (5, 5)) == ()  # ann drew it in the missing line after all: no M202
+    assert state.hands == [hand((6, 6)), hand((2, 3), (4, 6), (4, 4))] and state.missing == 0
 
 
 def test_pass_rules():

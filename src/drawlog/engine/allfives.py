@@ -25,7 +25,7 @@ from typing import Final
 
 from ..errors import Fault
 from .line import DOWN, LEFT, RIGHT, UP
-from .rounds import _CLEAN, Placement, Round, _out_of_turn, _over
+from .rounds import _CLEAN, Placement, Round, _out_of_order, _out_of_turn, _over
 from .scoring import RoundScore, score_fives_round
 from .tableau import Tableau, scored
 from .tiles import TILES, label, labels, members, tile_id
@@ -99,6 +99,8 @@ class FivesRound(Round):
         faults = []
         if seat != self.turn:
             faults.append(_out_of_turn(self, seat, "draws"))
+        if self.missing >> tile & 1:  # drawn out of the logged order, as M206 said when it was skipped
+            return tuple(faults), tile
         if self.stock_left == 0:
             faults.append(Fault("M205", f"draws {label(tile)} from an empty boneyard", True))
             return tuple(faults), None
@@ -115,8 +117,7 @@ class FivesRound(Round):
                                         f"({self._whereabouts(tile)})", True))
             return tuple(faults), None
         if self.stock_order and self.stock_order[-1] != tile:
-            faults.append(Fault("M206", f"draws {label(tile)}; the logged boneyard order gives "
-                                        f"{label(self.stock_order[-1])} next"))
+            faults.append(_out_of_order(self.stock_order, tile, "boneyard"))
         return tuple(faults), tile
 
     def can_draw(self, seat: int, halves: tuple[int, int] | None = None) -> bool:
@@ -160,9 +161,8 @@ class FivesRound(Round):
         faults = []
         if seat != self.turn:
             faults.append(_out_of_turn(self, seat, "plays"))
-        if not self.hands[seat] >> tile & 1:
-            faults.append(Fault("M202", f"plays {label(tile)}, which {self.names[seat]} does not hold "
-                                        f"({self._whereabouts(tile)})", True))
+        if not (self.hands[seat] | self.missing) >> tile & 1:
+            faults.append(self._not_held(seat, tile))
         elif seat == self.turn and self.must_place != NO_TILE and tile != self.must_place:
             faults.append(Fault("M211", f"plays {label(tile)}; {label(self.must_place)}, just drawn, fits "
                                         f"and must be placed at once"))
@@ -215,6 +215,7 @@ class FivesRound(Round):
     def apply_play(self, seat: int, placement: Placement) -> None:
         """Carry out a placement, unchecked: the count scores, the turn passes, the last tile ends the round."""
         halves = placement.ends if self.tableau.is_empty else TILES[placement.tile]
+        self._take_missing(seat, placement.tile)
         self._lay(seat, placement.tile, halves, placement.end)
 
     def _lay(self, seat: int, tile: int, halves: tuple[int, int], end: str) -> None:

@@ -27,6 +27,8 @@ from .tiles import FULL_SET, TILES, label, labels, members, tile_id
 
 #: The stock tiles that may never be drawn in Draw (``rules.reserve`` changes it for a match).
 UNTOUCHABLE: Final = 2
+#: How many tiles a draw may skip in the logged stock order and still be read as draws missing from the log.
+MAX_MISSING_DRAWS: Final = 2
 
 DOMINO: Final = "domino"
 BLOCKED: Final = "blocked"
@@ -52,6 +54,7 @@ class Round:
     __slots__ = (
         "number", "names", "opener", "hands", "stock", "stock_left", "stock_order",
         "line", "turn", "passed", "reason", "winner", "_score", "reserve", "play_points", "last_points",
+        "missing",
     )
 
     def __init__(
@@ -84,6 +87,9 @@ class Round:
         #: Points scored by placing tiles, per seat (always 0 in Draw), and by the last placement.
         self.play_points = [0] * len(hands)
         self.last_points = 0
+        #: Tiles the logged stock order skipped: drawn, it seems, in lines missing from the log. Each is
+        #: presumed in the hand of the player whose draw skipped it, until a move shows who holds it.
+        self.missing = 0
 
     def copy(self) -> Round:
         """An independent copy of this state (for trying a move, or a bot's look-ahead)."""
@@ -97,6 +103,7 @@ class Round:
         twin.turn, twin.passed = self.turn, self.passed
         twin.reason, twin.winner, twin._score = self.reason, self.winner, self._score
         twin.play_points, twin.last_points = list(self.play_points), self.last_points
+        twin.missing = self.missing
 
     # -- queries -----------------------------------------------------------
 
@@ -159,6 +166,8 @@ class Round:
         faults = []
         if seat != self.turn:
             faults.append(_out_of_turn(self, seat, "draws"))
+        if self.missing >> tile & 1:  # drawn out of the logged order, as M206 said when it was skipped
+            return tuple(faults), tile
         if self.stock_left <= self.reserve:
             faults.append(Fault("M205", _no_draw_left(self.stock_left, self.reserve)))
         if not self.stock >> tile & 1:
@@ -166,8 +175,7 @@ class Round:
                                         f"({self._whereabouts(tile)})", True))
             return tuple(faults), None
         if self.stock_order and self.stock_order[-1] != tile:
-            faults.append(Fault("M206", f"draws {label(tile)}; the logged stock order gives "
-                                        f"{label(self.stock_order[-1])} next"))
+            faults.append(_out_of_order(self.stock_order, tile, "stock"))
         return tuple(faults), tile
 
     def can_draw(self, seat: int, halves: tuple[int, int] | None = None) -> bool:
@@ -199,19 +207,45 @@ class Round:
         return faults
 
     def apply_draw(self, seat: int, tile: int) -> None:
-        """Move ``tile`` from the stock to ``seat``'s hand, unchecked; the seat keeps the turn."""
+        """Move ``tile`` from the stock to ``seat``'s hand, unchecked; the seat keeps the turn.
+
+        A tile one or two places down the logged stock order is taken as drawn
+        after the tiles above it, which were drawn, it seems, in lines missing
+        from the log: they leave the stock for :attr:`missing`, so later draws
+        follow the order again and a later move with one of them is not a fault
+        twice. A tile further down means the order is not followed: it is no
+        longer checked this round.
+        """
         bit = 1 << tile
+        self.turn = seat
+        self.passed = 0
+        if self.missing & bit:
+            self._claim(seat, bit)
+            return
+        self.hands[seat] |= bit
         self.stock &= ~bit
         self.stock_left -= 1
-        self.hands[seat] |= bit
         order = self.stock_order
         if order:
             if order[-1] == tile:
                 order.pop()
-            elif tile in order:
-                order.remove(tile)
-        self.turn = seat
-        self.passed = 0
+            elif tile in order and len(order) - order.index(tile) - 1 <= MAX_MISSING_DRAWS:
+                while order[-1] != tile:
+                    skipped = 1 << order.pop()
+                    self.stock &= ~skipped
+                    self.stock_left -= 1
+                    self.missing |= skipped
+                    self.hands[seat] |= skipped
+                order.pop()
+            else:
+                self.stock_order = None
+
+    def _claim(self, seat: int, bit: int) -> None:
+        """Give ``seat`` a tile of a missing draw (:attr:`missing`), from whichever hand it was presumed in."""
+        self.missing &= ~bit
+        for other in range(len(self.hands)):
+            self.hands[other] &= ~bit
+        self.hands[seat] |= bit
 
     # -- play --------------------------------------------------------------
 
@@ -226,9 +260,8 @@ class Round:
         faults = []
         if seat != self.turn:
             faults.append(_out_of_turn(self, seat, "plays"))
-        if not self.hands[seat] >> tile & 1:
-            faults.append(Fault("M202", f"plays {label(tile)}, which {self.names[seat]} does not hold "
-                                        f"({self._whereabouts(tile)})", True))
+        if not (self.hands[seat] | self.missing) >> tile & 1:
+            faults.append(self._not_held(seat, tile))
         options = line.placements(halves)
         ends = line.resolve(halves, end)
         if end is not None and ends is None and end != LEFT and end != RIGHT:
@@ -278,8 +311,42 @@ class Round:
         return faults
 
     def apply_play(self, seat: int, placement: Placement) -> None:
-        """Carry out a placement, unchecked; ends the round on the seat's last tile."""
+        """Carry out a placement, unchecked; ends the round on the seat's last tile.
+
+        A tile drawn in a line missing from the log (:attr:`missing`, or the
+        stock's next one: :meth:`seems_drawn`) is taken as the seat's first.
+        """
+        self._take_missing(seat, placement.tile)
         self._place(seat, placement.tile, placement.ends)
+
+    def seems_drawn(self, tile: int) -> bool:
+        """Whether a tile played from the stock can be read as drawn in a line missing from the log.
+
+        It must be one the player could have drawn: drawing allowed, and within
+        the next few tiles of the logged stock order (any, when none is logged).
+        """
+        if not self.stock >> tile & 1 or self.stock_left <= self.reserve:
+            return False
+        order = self.stock_order
+        return order is None or tile in order[-(MAX_MISSING_DRAWS + 1):]
+
+    def _not_held(self, seat: int, tile: int) -> Fault:
+        """M202; applied as after a missing draw when the tile :meth:`seems_drawn`, else impossible."""
+        if self.seems_drawn(tile):
+            return Fault("M202", f"plays {label(tile)}, which {self.names[seat]} does not hold: it is in the "
+                                 f"stock, and a draw of it seems to be missing before this line")
+        return Fault("M202", f"plays {label(tile)}, which {self.names[seat]} does not hold "
+                             f"({self._whereabouts(tile)})", True)
+
+    def _take_missing(self, seat: int, tile: int) -> None:
+        """Before a play: give ``seat`` a tile it seems to have drawn in a line missing from the log."""
+        bit = 1 << tile
+        if self.missing & bit:
+            self._claim(seat, bit)
+        elif not self.hands[seat] & bit and self.stock & bit:
+            turn = self.turn
+            self.apply_draw(seat, tile)
+            self.turn = turn
 
     def _place(self, seat: int, tile: int, ends: tuple[int, int]) -> None:
         hand = self.hands[seat] & ~(1 << tile)
@@ -372,6 +439,19 @@ class Round:
 def _count_of(number: int) -> str:
     """Small counts in words, as the rules write them (``the last two``)."""
     return ("no", "one", "two", "three", "four")[number] if 0 <= number <= 4 else str(number)
+
+
+def _out_of_order(order: list[int], tile: int, stock: str) -> Fault:
+    """M206 for a tile drawn before the next ones of the logged order (``order`` reversed: next last)."""
+    expected = order[-1]
+    skipped = order[order.index(tile) + 1:] if tile in order else order
+    if len(skipped) > MAX_MISSING_DRAWS:
+        return Fault("M206", f"draws {label(tile)}; the logged {stock} order gives {label(expected)} next: "
+                             f"the order is not followed, and no longer checked this round")
+    listed = ", ".join(label(each) for each in reversed(skipped))
+    seems = f"a draw of {listed} seems" if len(skipped) == 1 else f"draws of {listed} seem"
+    return Fault("M206", f"draws {label(tile)}; the logged {stock} order gives {label(expected)} next: "
+                         f"{seems} to be missing before this line")
 
 
 def _no_draw_left(stock_left: int, reserve: int) -> str:
