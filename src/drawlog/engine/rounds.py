@@ -322,13 +322,11 @@ class Round:
     def seems_drawn(self, tile: int) -> bool:
         """Whether a tile played from the stock can be read as drawn in a line missing from the log.
 
-        It must be one the player could have drawn: drawing allowed, and within
-        the next few tiles of the logged stock order (any, when none is logged).
+        It must be the one the player would have drawn: drawing allowed, and the
+        next tile of the logged stock order (with no order logged, nothing tells).
         """
-        if not self.stock >> tile & 1 or self.stock_left <= self.reserve:
-            return False
         order = self.stock_order
-        return order is None or tile in order[-(MAX_MISSING_DRAWS + 1):]
+        return bool(order) and order[-1] == tile and self.stock_left > self.reserve  # type: ignore[index]
 
     def _not_held(self, seat: int, tile: int) -> Fault:
         """M202; applied as after a missing draw when the tile :meth:`seems_drawn`, else impossible."""
