@@ -46,19 +46,23 @@ def match_lines(source: Source, match_id: str) -> Iterator[tuple[int, bytes]]:
     scanned at the speed of a byte search.
     """
     needle = msgspec.json.encode(match_id)
-    number = 0
+    for first, block, count in _numbered_blocks(source):
+        if needle in block:
+            for number, raw in enumerate(block.split(b"\n")[:count], first):
+                if needle in raw:
+                    yield number, raw
+
+
+def _numbered_blocks(source: Source) -> Iterator[tuple[int, bytes, int]]:
+    """``(number of its first line, block, lines in it)`` for each block of lines (a line too long is skipped)."""
+    number = 1
     for block in read_blocks(source):
         if isinstance(block, LongLine):
             number += 1
             continue
         count = block.count(b"\n") + (not block.endswith(b"\n"))
-        if needle not in block:
-            number += count
-            continue
-        for raw in block.split(b"\n")[:count]:
-            number += 1
-            if needle in raw:
-                yield number, raw
+        yield number, block, count
+        number += count
 
 
 def walk(source: Source, selection: Selection) -> list[Frame]:
@@ -185,16 +189,12 @@ def split_location(argument: str) -> tuple[str, int | None]:
 
 def match_at(source: Source, line: int) -> str | None:
     """The id of the match the event on ``line`` belongs to (None: no such line, or no match named there)."""
-    number = 0
-    for block in read_blocks(source):
-        if isinstance(block, LongLine):
-            number += 1
+    for first, block, count in _numbered_blocks(source):
+        if first + count <= line:
             continue
-        count = block.count(b"\n") + (not block.endswith(b"\n"))
-        if number + count < line:
-            number += count
-            continue
-        raw = block.split(b"\n")[line - number - 1]
+        if first > line:  # the line was too long to read
+            return None
+        raw = block.split(b"\n")[line - first]
         try:
             found = msgspec.json.decode(raw)
         except msgspec.DecodeError:

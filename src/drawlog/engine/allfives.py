@@ -94,13 +94,9 @@ class FivesRound(Round):
     def check_draw(self, seat: int, halves: tuple[int, int]) -> tuple[tuple[Fault, ...], int | None]:
         """M205 (empty boneyard), M210 (holds a playable tile), M211, M206, M201, M209."""
         tile = tile_id(halves)
-        if self.reason is not None:
-            return (_over(self, "draws"),), None
-        faults = []
-        if seat != self.turn:
-            faults.append(_out_of_turn(self, seat, "draws"))
-        if self.missing >> tile & 1:  # drawn out of the logged order, as M206 said when it was skipped
-            return tuple(faults), tile
+        faults, settled = self._before_draw(seat, tile)
+        if settled:
+            return tuple(faults), tile if self.reason is None else None
         if self.stock_left == 0:
             faults.append(Fault("M205", f"draws {label(tile)} from an empty boneyard", True))
             return tuple(faults), None

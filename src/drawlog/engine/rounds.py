@@ -161,13 +161,9 @@ class Round:
     def check_draw(self, seat: int, halves: tuple[int, int]) -> tuple[tuple[Fault, ...], int | None]:
         """The rules a draw of ``halves`` by ``seat`` breaks, and the tile to take (``None``: impossible)."""
         tile = tile_id(halves)
-        if self.reason is not None:
-            return (_over(self, "draws"),), None
-        faults = []
-        if seat != self.turn:
-            faults.append(_out_of_turn(self, seat, "draws"))
-        if self.missing >> tile & 1:  # drawn out of the logged order, as M206 said when it was skipped
-            return tuple(faults), tile
+        faults, settled = self._before_draw(seat, tile)
+        if settled:
+            return tuple(faults), tile if self.reason is None else None
         if self.stock_left <= self.reserve:
             faults.append(Fault("M205", _no_draw_left(self.stock_left, self.reserve)))
         if not self.stock >> tile & 1:
@@ -177,6 +173,14 @@ class Round:
         if self.stock_order and self.stock_order[-1] != tile:
             faults.append(_out_of_order(self.stock_order, tile, "stock"))
         return tuple(faults), tile
+
+    def _before_draw(self, seat: int, tile: int) -> tuple[list[Fault], bool]:
+        """M209 or M201 for a draw, and whether that settles it: the round is over (nothing drawn), or the
+        tile is one a missing draw took (:attr:`missing`: M206 said so when it was skipped)."""
+        if self.reason is not None:
+            return [_over(self, "draws")], True
+        faults = [_out_of_turn(self, seat, "draws")] if seat != self.turn else []
+        return faults, bool(self.missing >> tile & 1)
 
     def can_draw(self, seat: int, halves: tuple[int, int] | None = None) -> bool:
         """Whether ``seat`` may draw now (``halves``: the particular tile, if known)."""
