@@ -137,7 +137,7 @@ def test_query_json_keeps_the_exact_strings(evil_stats: Path) -> None:
 
 def test_audit_and_errors_escape_paths(evil_stats: Path, tmp_path: Path) -> None:
     audit = cli("audit", evil_log(tmp_path / "evil.jsonl"), "--out", tmp_path / "out\x1b[2J", "-q")
-    assert audit.exit_code == 0, audit.output
+    assert audit.exit_code == 1, audit.output  # errors found
     assert_no_controls(audit.output)
     not_a_folder = tmp_path / "file\x1b[2J"
     not_a_folder.write_text("x")

@@ -90,7 +90,7 @@ def test_audit_prints_players_literally_and_counts_in_the_singular(tmp_path: Pat
     one_match = lines[:next(i for i, line in enumerate(lines) if b'"match_end"' in line) + 1]
     log.write_bytes(b"".join(one_match))
     result = cli("audit", log, "--out", tmp_path / "stats")
-    assert result.exit_code == 0
+    assert result.exit_code == 1  # errors found
     assert result.stdout.startswith("1 match read, 0 valid (0.0%), 1 complete\n")
     players_then_files = [row for row in body_rows(result.stdout) if len(row) == 2]
     assert [row[0] for row in players_then_files] == ["[/]", "[bot] ann", str(log)]

@@ -62,7 +62,7 @@ def test_injected_faults_are_first_violations_on_their_listed_lines(tmp_path: Pa
     target = tmp_path / "faulty.jsonl"
     simulate("-n", "80", "--players", "mixed", "--bots", "random,greedy,tactician", "--seed", "5", "--seq",
              "--faults", "1", "--tables", "2", "-o", str(target))
-    listed = [json.loads(line) for line in (tmp_path / "faulty.jsonl.faults.jsonl").read_text().splitlines()]
+    listed = json.loads((tmp_path / "faulty.jsonl.faults.json").read_text())
     assert len(listed) >= 60
     violations, _ = validate_paths([str(target)])
     first: dict[str, tuple[int, str]] = {}
@@ -160,7 +160,7 @@ def test_all_fives_faults_are_first_violations_on_their_listed_lines(tmp_path: P
     target = tmp_path / "faulty.jsonl"
     simulate("-n", "40", "--players", "mixed", "--variant", "all-fives", "--bots", "random,greedy", "--seed", "5",
              "--seq", "--faults", "1", "--tables", "2", "-o", str(target))
-    listed = [json.loads(line) for line in (tmp_path / "faulty.jsonl.faults.jsonl").read_text().splitlines()]
+    listed = json.loads((tmp_path / "faulty.jsonl.faults.json").read_text())
     assert len(listed) >= 30
     violations, _ = validate_paths([str(target)])
     first: dict[str, tuple[int, str]] = {}

@@ -67,21 +67,21 @@ def test_the_worked_example_scores_each_play_and_the_round(tmp_path: Path):
     tables = tables_of([write_log(tmp_path / "fives.jsonl", fives_match())], tmp_path / "stats")
     assert tables["violations"]["code"].to_list() == ["W402"]  # the target and the hand, in one warning
     moves = tables["moves"].sort("ply")
-    assert moves.select("player", "tile", "end", "points", "claimed_points").rows() == [
-        ("ann", "[5|5]", None, 10, 10),
-        ("bob", "[3|5]", "right", 0, None),
-        ("ann", "[2|5]", "left", 5, 5),
-        ("bob", "[1|5]", "up", 0, 0),
-        ("ann", "[4|5]", "down", 10, 10),
+    assert moves.select("player", "tile", "placed_end", "points", "claimed_points").rows() == [
+        ("ann", [5, 5], None, 10, 10),
+        ("bob", [3, 5], "right", 0, None),
+        ("ann", [2, 5], "left", 5, 5),
+        ("bob", [1, 5], "up", 0, 0),
+        ("ann", [4, 5], "down", 10, 10),
     ]
-    assert moves.select("left", "right", "up", "down").rows() == [
+    assert moves.select("left_end", "right_end", "up_end", "down_end").rows() == [
         (5, 5, None, None), (5, 3, None, None), (2, 3, 5, 5), (2, 3, 1, 5), (2, 3, 1, 4)]
     assert set(moves["variant"]) == {"all-fives"}
     players = tables["players"].sort("seat")
     assert players.select("player", "play_points", "end_points", "points", "score", "claimed_points",
                           "pips_left").rows() == [("ann", 25, 0, 25, 25, 0, 0), ("bob", 0, -10, -10, -10, -10, 12)]
     assert tables["rounds"].select("variant", "spinner", "winner", "points", "reason").rows() == [
-        ("all-fives", "[5|5]", "ann", 25, "domino")]
+        ("all-fives", [5, 5], "ann", 25, "domino")]
     assert tables["matches"].select("variant", "winner", "scores", "valid", "complete").rows() == [
         ("all-fives", "ann", [25, -10], True, True)]
 
@@ -91,7 +91,7 @@ def test_a_wrong_claim_is_kept_beside_the_recomputed_points(tmp_path: Path):
                        tmp_path / "stats")
     moves = tables["moves"].sort("ply")
     assert moves.select("points", "claimed_points", "faults").rows() == [
-        (10, 10, None), (0, 13, "R308"), (5, None, None), (0, None, None), (10, 5, "R308")]
+        (10, 10, None), (0, 13, ["R308"]), (5, None, None), (0, None, None), (10, 5, ["R308"])]
     assert tables["matches"]["valid"].to_list() == [False]
 
 
@@ -101,7 +101,7 @@ def test_a_round_without_a_double_has_no_spinner_and_closed_arms(tmp_path: Path)
     events[2:7] = [{"type": "play", "match": "f1", "player": "ann", "tile": [2, 3], "points": 5},
                    {"type": "play", "match": "f1", "player": "bob", "tile": [3, 5], "end": "right", "points": 0}]
     tables = tables_of([write_log(tmp_path / "fives.jsonl", events[:4])], tmp_path / "stats")
-    assert tables["moves"].select("points", "up", "down").rows() == [(5, None, None), (0, None, None)]
+    assert tables["moves"].select("points", "up_end", "down_end").rows() == [(5, None, None), (0, None, None)]
     assert tables["rounds"].select("spinner", "reason").rows() == [(None, None)]
     assert tables["players"].select("player", "play_points", "end_points", "points").rows() == [
         ("ann", 5, 0, 5), ("bob", 0, 0, 0)]
@@ -114,9 +114,9 @@ def test_draw_tables_have_no_spinner_and_no_play_points(tmp_path: Path):
         ("ann", 0, 123, 123), ("bob", 0, 0, 0)]
     moves = tables["moves"]
     assert moves["points"].to_list() == [0] * moves.height
-    assert moves["claimed_points"].null_count() == moves["up"].null_count() == moves["down"].null_count() \
-        == moves.height
-    assert set(moves["end"].drop_nulls()) == {"left", "right"}
+    assert moves["claimed_points"].null_count() == moves["up_end"].null_count() \
+        == moves["down_end"].null_count() == moves.height
+    assert set(moves["placed_end"].drop_nulls()) == {"left", "right"}
     assert set(moves["variant"]) == {"draw"} and tables["matches"]["variant"].to_list() == ["draw"]
 
 
@@ -127,7 +127,7 @@ def test_a_draw_play_claiming_points_is_recorded(tmp_path: Path):
     moves = tables_of([write_log(tmp_path / "draw.jsonl", events)], tmp_path / "stats")["moves"].sort("ply")
     claimed = moves.filter(pl.col("claimed_points").is_not_null())
     assert claimed.select("line", "points", "claimed_points", "faults").rows() == [
-        (3, 0, 0, None), (16, 0, 5, "R308")]
+        (3, 0, 0, None), (16, 0, 5, ["R308"])]
 
 
 def test_reports_keep_the_variants_apart(both: list[Path], tmp_path: Path):
@@ -183,7 +183,8 @@ def test_the_manifest_names_the_table_format_and_older_folders_are_refused(tmp_p
     out = tmp_path / "stats"
     write_tables([str(DRAW_LOG)], out)
     manifest = json.loads((out / MANIFEST).read_text())
-    assert manifest["table_format"] == TABLE_FORMAT == 2
+    assert manifest["table_format"] == TABLE_FORMAT == 3
+    assert "left_end" in manifest["changes"]["3"]
     del manifest["table_format"]
     (out / MANIFEST).write_text(json.dumps(manifest))
     with pytest.raises(OutputError, match="format 1"):
@@ -220,7 +221,7 @@ def test_simulated_all_fives_tables_agree_with_the_logged_points(tmp_path: Path)
     assert (finals["points"] == finals["score"]).all()
     rounds = tables["rounds"]
     spinners = rounds["spinner"].drop_nulls().to_list()
-    assert spinners and all(label[1] == label[3] and len(label) == 5 for label in spinners)
-    assert set(moves["end"].drop_nulls()) <= {"left", "right", "up", "down"}
-    arms = moves.filter(pl.col("end").is_in(["up", "down"]))
-    assert arms.height > 0 and arms["up"].null_count() == 0
+    assert spinners and all(len(tile) == 2 and tile[0] == tile[1] for tile in spinners)
+    assert set(moves["placed_end"].drop_nulls()) <= {"left", "right", "up", "down"}
+    arms = moves.filter(pl.col("placed_end").is_in(["up", "down"]))
+    assert arms.height > 0 and arms["up_end"].null_count() == 0

@@ -24,8 +24,16 @@ from .errors import NothingRead, OutputError, WriteFailed
 from .log.events import json_schema
 from .log.reader import Source, expand_paths
 from .play.bots import BOTS
-from .play.recording import open_output, record
-from .play.simulate import MAX_ROUNDS, RULE_KEYS, EndlessMatches, SimulationOptions, Simulator, check_options
+from .play.recording import encode_faults, open_output, record
+from .play.simulate import (
+    MAX_ROUNDS,
+    RULE_KEYS,
+    EndlessMatches,
+    SimulationOptions,
+    Simulator,
+    check_options,
+    default_match_prefix,
+)
 from .views.frames import frame_table, write_frame, write_output
 from .views.writers import (
     STANDARD_OUTPUT,
@@ -262,11 +270,14 @@ def simulate(
     tables: Annotated[int, typer.Option(min=1, help="Tables logged at once: their lines interleave.")] = 1,
     faults: Annotated[float, typer.Option(min=0.0, max=1.0, help="Share of matches given one known "
                                                                  "violation.")] = 0.0,
-    faults_file: Annotated[Optional[str], typer.Option(help="Where to list injected faults as JSON lines "
-                                                            "(match, line, code); default: OUTPUT.faults.jsonl.")]
+    faults_file: Annotated[Optional[str], typer.Option(metavar="FILE", help="Where to list injected faults "
+                                                            "(match, line, code): a JSON array in a .json file, "
+                                                            "else JSON lines; default: OUTPUT.faults.json.")]
     = None,
-    match_prefix: Annotated[str, typer.Option(help="Match ids are this and a number (m000001, …): give "
-                                                   "logs validated together different ones.")] = "m",
+    match_prefix: Annotated[Optional[str], typer.Option(metavar="PREFIX", help="Match ids are this and a number "
+                                                        "(PREFIX000001, …); default: s, the seed and a hash of "
+                                                        "the output's name (s7-3fa2-000001), so runs differ.")]
+    = None,
     variant: Annotated[Variant, typer.Option(help="The game: Draw, or All Fives (scoring plays, a spinner).")]
     = Variant.draw,
     rules: Annotated[Optional[list[str]], typer.Option(
@@ -284,12 +295,13 @@ def simulate(
         if output == "-":
             raise typer.BadParameter("with --faults and standard output, name the list with --faults-file",
                                      param_hint="--faults-file")
-        faults_file = f"{output}.faults.jsonl"
+        faults_file = f"{output}.faults.json"
     if faults_file is not None and (faults_file == "-" or Path(faults_file).resolve() == Path(output).resolve()):
         raise typer.BadParameter("the list of faults needs a file of its own, not the log's", param_hint="--faults-file")
     options = SimulationOptions(players=players.value if players is Players.mixed else int(players.value),
                                 bots=lineup, log_stock=stock, log_seq=seq, reveal_hands=reveal_hands,
-                                fault_rate=faults, match_prefix=match_prefix, variant=variant.value,
+                                fault_rate=faults, variant=variant.value,
+                                match_prefix=default_match_prefix(seed, output) if match_prefix is None else match_prefix,
                                 rules=_house_rules(rules or []))
     try:
         check_options(options)
@@ -319,8 +331,8 @@ def simulate(
         typer.echo(f"Error: {error}", err=True)
         raise typer.Exit(EXIT_UNUSABLE) from None
     if faults_file is not None:
-        write_output(faults_file, lambda listing: listing.writelines(msgspec.json.encode(fault) + b"\n"
-                                                                     for fault in tally.faults))
+        listed = encode_faults(tally.faults, as_array=faults_file.lower().endswith(".json"))
+        write_output(faults_file, lambda listing: listing.write(listed))
     if not quiet:
         report.print(results_table(tally.matches, tally.rows()))
         if simulator.abandoned:
@@ -338,7 +350,24 @@ class FrameFormat(str, Enum):
     table = "table"
     csv = "csv"
     json = "json"
+    jsonl = "jsonl"
     parquet = "parquet"
+
+
+#: The format ``-o FILE`` implies by the file's extension (``.txt``: the table as plain text).
+FORMAT_OF_EXTENSION = {".csv": FrameFormat.csv, ".json": FrameFormat.json, ".jsonl": FrameFormat.jsonl,
+                       ".parquet": FrameFormat.parquet, ".txt": FrameFormat.table}
+#: ``--format`` of ``query``, ``players`` and ``ratings``.
+FrameFormatOption = Annotated[Optional[FrameFormat], typer.Option(
+    "--format", "-f", help="table, csv, json, jsonl or parquet; default: from the extension of -o FILE (.csv, .json, "
+                           ".jsonl, .parquet, .txt), else table.")]
+#: ``--output`` of ``query``, ``players`` and ``ratings``.
+FrameOutputOption = Annotated[Optional[str], typer.Option(
+    "--output", "-o", metavar="FILE", help="Write to this file, in the format its extension names.")]
+#: ``--include-invalid`` of ``players`` and ``ratings``.
+IncludeInvalidOption = Annotated[bool, typer.Option(
+    "--include-invalid", help="Count finished matches with errors in results and ratings too (default: only "
+                              "valid ones).")]
 
 
 #: ``--variant`` of ``players`` and ``ratings``: without it every variant has rows of its own.
@@ -347,13 +376,16 @@ VariantOption = Annotated[Optional[Variant], typer.Option(
 
 
 def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_label: str,
-                 quiet: bool, jobs: int) -> Summary:
-    """Validate and write the tables; exit 2 when the folder or the key is refused, or nothing could be read."""
+                 quiet: bool, jobs: int, codes: Optional[frozenset[str]] = None) -> Summary:
+    """Validate and write the tables; exit 2 when the folder or the key is refused, or nothing could be read.
+
+    ``codes``: the violations reported (in the violations table and the summary); the replay checks every rule.
+    """
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     from .tables.dataset import open_tables, write_tables
 
-    validator = Validator()
+    validator = Validator(codes)
     console = Console(stderr=True)
     progress = Progress(SpinnerColumn(), TextColumn(progress_label), TextColumn("{task.fields[megabytes]:,.1f} MB"),
                         TextColumn("{task.fields[matches]:,} matches"), TextColumn("{task.fields[rate]}"),
@@ -373,7 +405,7 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
 
         validator.on_block = advance
         try:
-            summary = write_tables(paths, Path(out), partition_by, validator=validator, jobs=jobs)
+            summary = write_tables(paths, Path(out), partition_by, validator=validator, jobs=jobs, codes=codes)
         except NothingRead as error:
             _print_unreadable(console, error.unreadable)
             console.print(Text(f"Error: {shown(str(error))}"), soft_wrap=True)
@@ -425,14 +457,27 @@ def audit(
     top: Annotated[int, typer.Option(min=1, help="How many players and files to list.")] = 5,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Processes replaying files at once.")] = 1,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
+    select: Annotated[Optional[list[str]], typer.Option(metavar="CODES", help="Report (in the violations table "
+                                                        "and the summary) only these codes or prefixes (M, M20, "
+                                                        "M205); repeat or comma-separate.")] = None,
+    ignore: Annotated[Optional[list[str]], typer.Option(metavar="CODES", help="Do not report these codes or "
+                                                        "prefixes.")] = None,
+    strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the run too (exit 1).")] = False,
+    exit_zero: Annotated[bool, typer.Option("--exit-zero", help="Exit 0 even when errors are found (2 still "
+                                                                "means nothing could be read).")] = False,
 ) -> None:
     """The main job, in one pass: validate, write the tables, and print what was found.
 
-    Exit status: 0 when the tables were written (the findings are in them), 2 when nothing could be read.
+    Exit status, as validate's: 0 no errors, 1 errors found (or warnings with --strict), 2 nothing could
+    be read. The tables are written in every case but 2.
     """
     from .tables.reports import audit_summary
 
-    summary = _write_stats(paths, out, partition_by, "auditing", quiet, jobs)
+    try:
+        codes = frozenset(select_codes(select, ignore))
+    except ValueError as error:
+        raise typer.BadParameter(shown(str(error)), param_hint="--select/--ignore") from None
+    summary = _write_stats(paths, out, partition_by, "auditing", quiet, jobs, codes)
     console = Console(highlight=False, emoji=False)
     share = summary.valid_matches / summary.matches if summary.matches else 0.0
     console.print(Text(f"{quantity(summary.matches, 'match', 'matches')} read, {summary.valid_matches:,} valid "
@@ -446,12 +491,31 @@ def audit(
                        ("players", "players with most errors"), ("files", "files with most errors")):
         if found[key].height > (1 if key == "variants" else 0):
             console.print(frame_table(found[key], title=title))
-    console.print(Text(f"tables in {shown(out)}: query them with `drawlog query {shown(out)} \"SQL\"`"),
-                  soft_wrap=True)
+    import shlex
+
+    example = "SELECT code, count(*) AS n FROM violations GROUP BY code ORDER BY n DESC"
+    console.print(Text(f"tables in {shown(out)}: query them with `drawlog query {shown(shlex.quote(out))} "
+                       f"\"{example}\"`"), soft_wrap=True)
+    failed = summary.errors > 0 or (strict and summary.warnings > 0)
+    raise typer.Exit(EXIT_ERRORS if failed and not exit_zero else EXIT_CLEAN)
 
 
-def _frame_command(compute, fmt: FrameFormat, output: Optional[str]) -> None:  # noqa: ANN001
+def _frame_format(fmt: FrameFormat | None, output: str | None) -> FrameFormat:
+    """The format to write: ``fmt``, else the one ``output``'s extension names, else a table.
+
+    A ``fmt`` that contradicts the extension is a one-line usage error (exit 2).
+    """
+    implied = FORMAT_OF_EXTENSION.get(Path(output).suffix.lower()) if output not in (None, "-") else None
+    if fmt is not None and implied is not None and fmt is not implied:
+        typer.echo(f"Error: --format {fmt.value} contradicts the extension of {shown(str(output))} "
+                   f"({implied.value}): drop --format or change the name", err=True)
+        raise typer.Exit(EXIT_UNUSABLE)
+    return fmt or implied or FrameFormat.table
+
+
+def _frame_command(compute, fmt: FrameFormat | None, output: Optional[str]) -> None:  # noqa: ANN001
     """Compute a table and write it in ``fmt`` to ``output``; a folder that ``compute`` refuses is a usage error."""
+    fmt = _frame_format(fmt, output)
     if fmt is FrameFormat.parquet and output in (None, "-") and sys.stdout.isatty():
         raise typer.BadParameter("parquet goes to a file: add -o FILE", param_hint="--format")
     try:
@@ -466,20 +530,22 @@ def query(
     folder: Annotated[str, typer.Argument(metavar="DIR", help="A folder written by `drawlog stats` or `drawlog audit`.")],
     sql: Annotated[str, typer.Argument(metavar="SQL", help="SQL over the tables matches, rounds, players, moves, "
                                                        "violations.")],
-    output_format: Annotated[FrameFormat, typer.Option("--format", "-f")] = FrameFormat.table,
-    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file (a table as "
-                                                                        "plain text).")] = None,
+    output_format: FrameFormatOption = None,
+    output: FrameOutputOption = None,
 ) -> None:
     """Run SQL (polars SQL) over the statistics tables."""
     import polars as pl
 
     from .tables.reports import query as run_query
+    from .tables.stats import TABLES
 
     def compute():  # noqa: ANN202
         try:
             return run_query(Path(folder), sql)
         except (pl.exceptions.PolarsError, pl.exceptions.SQLInterfaceError) as error:
-            raise typer.BadParameter(f"the query failed: {shown(str(error))}", param_hint="SQL") from None
+            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            raise typer.BadParameter(f"the query failed: {shown(first)} (tables: {', '.join(TABLES)})",
+                                     param_hint="SQL") from None
 
     _frame_command(compute, output_format, output)
 
@@ -492,11 +558,15 @@ def players(
     sort: Annotated[str, typer.Option(help="Sort by this column, best first (names A to Z).")] = "rating",
     reverse: Annotated[bool, typer.Option("--reverse", help="Sort the other way.")] = False,
     variant: VariantOption = None,
-    output_format: Annotated[FrameFormat, typer.Option("--format", "-f")] = FrameFormat.table,
-    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file (a table as "
-                                                                        "plain text).")] = None,
+    include_invalid: IncludeInvalidOption = False,
+    output_format: FrameFormatOption = None,
+    output: FrameOutputOption = None,
 ) -> None:
-    """A leaderboard per player and variant: results, rating, how they win, draw and break rules."""
+    """A leaderboard per player and variant: results, rating, how they win, draw and break rules.
+
+    Results and ratings count valid finished matches (--include-invalid: the invalid ones too);
+    invalid_matches says how many of the player's finished matches had errors.
+    """
     from .tables.dataset import PARTITION_KEYS
     from .tables.reports import LEADERBOARD_COLUMNS, leaderboard
 
@@ -506,23 +576,23 @@ def players(
     if sort not in sorts:
         raise typer.BadParameter(f"choose one of {', '.join(sorts)}", param_hint="--sort")
     game = variant.value if variant is not None else None
-    _frame_command(lambda: leaderboard(Path(folder), by=by, sort=sort, reverse=reverse, variant=game),
-                   output_format, output)
+    _frame_command(lambda: leaderboard(Path(folder), by=by, sort=sort, reverse=reverse, variant=game,
+                                       include_invalid=include_invalid), output_format, output)
 
 
 @app.command()
 def ratings(
     folder: Annotated[str, typer.Argument(metavar="DIR", help="A folder written by `drawlog stats` or `drawlog audit`.")],
     variant: VariantOption = None,
-    output_format: Annotated[FrameFormat, typer.Option("--format", "-f")] = FrameFormat.table,
-    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file (a table as "
-                                                                        "plain text).")] = None,
+    include_invalid: IncludeInvalidOption = False,
+    output_format: FrameFormatOption = None,
+    output: FrameOutputOption = None,
 ) -> None:
-    """Plackett–Luce skill ratings (openskill) per variant from finished matches in time order, with uncertainty."""
+    """Plackett–Luce skill ratings (openskill) per variant from valid finished matches in time order, with uncertainty."""
     from .tables.reports import ratings as compute_ratings
 
     game = variant.value if variant is not None else None
-    _frame_command(lambda: compute_ratings(Path(folder), game), output_format, output)
+    _frame_command(lambda: compute_ratings(Path(folder), game, include_invalid), output_format, output)
 
 
 class ReplayFormat(str, Enum):

@@ -101,7 +101,10 @@ class Replay:
         self.reporter = reporter
         self.observer = observer
         self.tables: dict[str, Table] = {}
-        self._seen: set[str] = set()
+        #: Where each match id was first started: ``line << 32 | index`` into ``_files`` (one int an id).
+        self._seen: dict[str, int] = {}
+        self._files: list[str] = []
+        self._file_index: dict[str, int] = {}
 
     def dispatch(self, event: Any, line: int) -> None:
         """Replay one decoded event, found on ``line``."""
@@ -189,6 +192,14 @@ class Replay:
         table.last_line = line
         return table
 
+    def _index_of(self, file: str) -> int:
+        """The index of ``file`` in ``_files``, added when new."""
+        index = self._file_index.get(file)
+        if index is None:
+            index = self._file_index[file] = len(self._files)
+            self._files.append(file)
+        return index
+
     def _unknown_match(self, event: Any, line: int) -> None:
         self._emit("F004", f"{event.__struct_config__.tag} event of match {event.match}, which "
                            f"{'has ended' if event.match in self._seen else 'has not started'}",
@@ -210,15 +221,17 @@ class Replay:
 
     def _match_start(self, event: MatchStart, line: int) -> None:
         match_id = event.match
-        first_time = match_id not in self._seen
-        self._seen.add(match_id)
+        first = self._seen.get(match_id)
+        if first is None:
+            self._seen[match_id] = line << 32 | self._index_of(self.reporter.file)
         self.reporter.summary.matches += 1
         table = Table(match_id, None, line)
         previous = self.tables.get(match_id)
         if previous is not None and self.observer is not None:
             self.observer.match_ended(previous, None, previous.last_line)  # replaced, never finished
-        if not first_time:
-            self._emit("F005", f"match {match_id} is started a second time", line, match_id, None, None, table)
+        if first is not None:
+            self._emit("F005", f"match {match_id} is started a second time (first at {self._files[first & 0xFFFFFFFF]}"
+                               f":{first >> 32})", line, match_id, None, None, table)
         self.tables[match_id] = table
         if event.seq is not None:
             self._check_seq(table, event.seq, line)

@@ -68,12 +68,14 @@ class BotRecord:
 
 @dataclass
 class Tally:
-    """Results of a simulation run: per bot, and the injected faults as (match, line, code)."""
+    """Results of a simulation run: per bot and per seat, and the injected faults as (match, line, code)."""
 
     matches: int = 0
     lines: int = 0
     bots: dict[str, BotRecord] = field(default_factory=dict)
     faults: list[dict[str, object]] = field(default_factory=list)
+    #: Results per seat (0 first), whoever sat there.
+    seats: dict[int, BotRecord] = field(default_factory=dict)
 
     def add(self, bots: tuple[str, ...], scores: tuple[int, ...], winner: int | None) -> None:
         """Count one finished match."""
@@ -88,13 +90,37 @@ class Tally:
                 record.drawn += 1
             elif winner in seats:
                 record.wins += 1
+        for seat, score in enumerate(scores):
+            record = self.seats.setdefault(seat, BotRecord())
+            record.matches += 1
+            record.seats += 1
+            record.points += score
+            if winner is None:
+                record.drawn += 1
+            elif winner == seat:
+                record.wins += 1
 
     def rows(self) -> list[tuple[str, ...]]:
-        """Per bot, best win share first: bot, matches, seats, wins, win share, drawn, mean final score."""
-        ranked = sorted(self.bots.items(), key=lambda item: -item[1].win_share)
+        """Per bot, best win share first: bot, matches, seats, wins, win share, drawn, mean final score.
+
+        When one bot sat in every seat, per seat instead (``random, seat 1`` …): one row of 100 % says nothing.
+        """
+        if len(self.bots) == 1:
+            [name] = self.bots
+            ranked = [(f"{name}, seat {seat + 1}", record) for seat, record in sorted(self.seats.items())]
+        else:
+            ranked = sorted(self.bots.items(), key=lambda item: -item[1].win_share)
         return [(name, f"{record.matches:,}", f"{record.seats:,}", f"{record.wins:,}", f"{record.win_share:.1%}",
                  f"{record.drawn:,}", f"{record.points / record.seats:.1f}" if record.seats else "-")
                 for name, record in ranked]
+
+
+def encode_faults(faults: list[dict[str, object]], as_array: bool) -> bytes:
+    """The fault list: one JSON array with a fault a line (``as_array``, for a ``.json`` file), or JSON lines."""
+    lines = [msgspec.json.encode(fault) for fault in faults]
+    if as_array:
+        return b"[\n" + b",\n".join(lines) + b"\n]\n" if lines else b"[]\n"
+    return b"".join(line + b"\n" for line in lines)
 
 
 class _Clock:

@@ -14,6 +14,7 @@ differ from the standard.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -60,6 +61,18 @@ class SimulationOptions:
     variant: str = "draw"
     #: House rules: ``hand`` (tiles dealt to each player) and, in Draw, ``reserve``; the standard when left out.
     rules: Mapping[str, int] | None = None
+
+
+def default_match_prefix(seed: int, output: str) -> str:
+    """The match ids' prefix of a run that names none: the seed and a hash of the output's file name (``s7-3fa2-``).
+
+    Runs with other seeds or other file names get other ids, so their logs can
+    be validated together; the same seed and file name give the same bytes, in
+    any folder.
+    """
+    name = output.replace("\\", "/").rsplit("/", 1)[-1]
+    digest = hashlib.blake2b(f"{seed}\0{name}".encode("utf-8", "surrogateescape"), digest_size=2).hexdigest()
+    return f"s{seed}-{digest}-"
 
 
 #: The house rules a simulation may set.

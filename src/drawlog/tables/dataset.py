@@ -27,9 +27,16 @@ from .stats import MATCH_KEYS, SCHEMAS, TABLES, WRITE_SCHEMAS, StatsRecorder
 MANIFEST = "_drawlog.json"
 PARTITION_KEYS = (*MATCH_KEYS, "variant", "file")
 #: The version of the tables' columns, ``table_format`` in the manifest (a manifest without it is 1).
-#: 2 adds All Fives: ``variant`` in every table; ``rounds.spinner``; ``players.play_points`` and
-#: ``end_points``; ``moves.points``, ``claimed_points``, ``up`` and ``down``; ``moves.end`` up/down.
-TABLE_FORMAT = 2
+TABLE_FORMAT = 3
+#: What each ``table_format`` changed, written into the manifest as ``changes``.
+TABLE_CHANGES = {
+    2: "All Fives: variant in every table; rounds.spinner; players.play_points and end_points; moves.points, "
+       "claimed_points, up and down; moves.end may be up or down",
+    3: "names that are not SQL keywords: moves.end, left, right, up, down are placed_end, left_end, right_end, "
+       "up_end, down_end; tiles (moves.tile, rounds.opening_tile, rounds.spinner) are lists of two int8, low "
+       "first; moves.faults is a list of codes; points, scores and their claims are all int64; a path column "
+       "(absolute; null for standard input) beside file (as given) in every table",
+}
 
 
 def check_out_dir(out: Path) -> None:
@@ -48,6 +55,7 @@ def write_tables(
     validator: Validator | None = None,
     jobs: int = 1,
     rows_per_group: int = ROWS_PER_GROUP,
+    codes: frozenset[str] | None = None,
 ) -> Summary:
     """Validate ``paths`` and write the five tables to ``out`` (replaced all at once).
 
@@ -56,7 +64,9 @@ def write_tables(
     With ``jobs`` > 1 the input files are replayed by that many processes and
     their tables joined in input order: the same tables as one process writes
     (a match id started in two files is only seen whole by one process, so then
-    the run is done again in one).
+    the run is done again in one). ``codes`` limits the violations reported (in
+    the violations table and the summary), as ``validator`` does when given;
+    the replay checks every rule.
     """
     if partition_by is not None and partition_by not in PARTITION_KEYS:
         raise OutputError(f"cannot partition by {partition_by!r}: choose one of {', '.join(PARTITION_KEYS)}")
@@ -70,9 +80,9 @@ def write_tables(
         done = None
         jobs = min(jobs, len(inputs), os.cpu_count() or 1)  # more processes than inputs or cores gain nothing
         if jobs > 1 and not any(isinstance(item, Source) and item.name == STDIN for item in inputs):
-            done = _write_in_parallel(inputs, flat, jobs)
+            done = _write_in_parallel(inputs, flat, jobs, codes)
         if done is None:
-            done = _write_in_one_process(inputs, flat, validator or Validator(), rows_per_group=rows_per_group)
+            done = _write_in_one_process(inputs, flat, validator or Validator(codes), rows_per_group=rows_per_group)
         summary, rows = done
         if summary.files == 0 and summary.unreadable:
             raise NothingRead(str(out), _unreadable(flat))
@@ -130,9 +140,10 @@ def _read_arrow(path: Path):  # noqa: ANN202 - pyarrow.Table
         return pa.ipc.open_stream(source).read_all()
 
 
-def _write_part(item: Source | InputError, folder: str) -> tuple[Summary, set[str]]:
+def _write_part(item: Source | InputError, folder: str,
+                codes: frozenset[str] | None = None) -> tuple[Summary, set[str]]:
     """One worker's share: the tables of one input (as Arrow files), and every match id it mentions."""
-    validator = Validator()
+    validator = Validator(codes)
     _write_in_one_process([item], Path(folder), validator, arrow=True, threaded=False)  # Arrow files are cheap
     mentioned = set(_read_arrow(Path(folder) / "matches.arrow").column("match").to_pylist())
     mentioned |= set(_read_arrow(Path(folder) / "violations.arrow").column("match").to_pylist())
@@ -140,8 +151,8 @@ def _write_part(item: Source | InputError, folder: str) -> tuple[Summary, set[st
     return validator.summary, mentioned
 
 
-def _write_in_parallel(inputs: list[Source | InputError], folder: Path,
-                       jobs: int) -> tuple[Summary, dict[str, int]] | None:
+def _write_in_parallel(inputs: list[Source | InputError], folder: Path, jobs: int,
+                       codes: frozenset[str] | None = None) -> tuple[Summary, dict[str, int]] | None:
     """Replay each input in a worker process, then join the parts in input order (None: redo in one)."""
     from concurrent.futures import ProcessPoolExecutor
 
@@ -157,7 +168,8 @@ def _write_in_parallel(inputs: list[Source | InputError], folder: Path,
     try:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             # Parts are joined in input order as they come, while later inputs are still replayed.
-            for part, result in zip(parts, pool.map(_write_part, inputs, [str(part) for part in parts])):
+            for part, result in zip(parts, pool.map(_write_part, inputs, [str(part) for part in parts],
+                                                          [codes] * len(inputs))):
                 results.append(result)
                 for name, writer in writers.items():
                     table = _read_arrow(part / f"{name}.arrow")
@@ -203,6 +215,7 @@ def _write_manifest(staging: Path, paths: list[str], partition_by: str | None, s
 
     manifest = {
         "drawlog": __version__, "table_format": TABLE_FORMAT,
+        "changes": {str(version): change for version, change in TABLE_CHANGES.items()},
         "written": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "inputs": paths, "partition_by": partition_by, "rows": rows,
         "summary": msgspec.to_builtins(summary),
@@ -230,6 +243,41 @@ def _swap_in(staging: Path, out: Path) -> None:
         staging.rename(out)
 
 
+def _quoted(path: Path | str) -> str:
+    import shlex
+
+    return shlex.quote(str(path))
+
+
+def _inputs_of(manifest: Path) -> str:
+    """The logs a manifest says the tables came from, quoted for a shell (``LOGS`` when it names none)."""
+    try:
+        inputs = json.loads(manifest.read_text(encoding="utf-8")).get("inputs")
+    except (OSError, ValueError, AttributeError):
+        inputs = None
+    if not isinstance(inputs, list) or not inputs or not all(isinstance(item, str) for item in inputs):
+        return "LOGS"
+    return " ".join(_quoted(item) for item in inputs)
+
+
+def _not_a_statistics_folder(folder: Path) -> str:
+    """Why ``folder`` cannot be read as tables, and what to do that works."""
+    if not folder.exists():
+        return f"no folder {folder}; write the tables first: `drawlog stats LOGS --out {_quoted(folder)}` " \
+               f"(LOGS: your log files or folders)"
+    if not folder.is_dir():
+        parent = folder.parent
+        if (parent / MANIFEST).is_file() or (parent.parent / MANIFEST).is_file():
+            found = parent if (parent / MANIFEST).is_file() else parent.parent
+            return f"{folder} is a file of the statistics folder {found}: give the folder"
+        return f"{folder} is a file, not a folder of tables written by `drawlog stats`"
+    if any(folder.iterdir()):
+        return f"{folder} is not a drawlog statistics folder (no {MANIFEST}): give the folder that " \
+               f"`drawlog stats --out` or `drawlog audit --out` wrote"
+    return f"{folder} is empty; write the tables first: `drawlog stats LOGS --out {_quoted(folder)}` " \
+           f"(LOGS: your log files or folders)"
+
+
 def table_sources(folder: Path) -> Iterator[tuple[str, Path, bool]]:
     """``(name, path, partitioned)`` of each table in a statistics folder."""
     for name in TABLES:
@@ -250,14 +298,13 @@ def open_tables(folder: Path):  # noqa: ANN201 - dict[str, polars.LazyFrame]
     import polars as pl
     import pyarrow.parquet as pq
 
-    again = f"write it again with `drawlog stats LOGS --out {folder}`"
     if not (folder / MANIFEST).is_file():
-        raise OutputError(f"{folder} is not a drawlog statistics folder (no {MANIFEST}); "
-                          f"write one with `drawlog stats LOGS --out {folder}`")
+        raise OutputError(_not_a_statistics_folder(folder))
+    again = f"write it again with `drawlog stats {_inputs_of(folder / MANIFEST)} --out {_quoted(folder)}`"
     written = _table_format(folder / MANIFEST)
     if written < TABLE_FORMAT:
-        held = f"tables of format {written}, without the columns of format {TABLE_FORMAT} (All Fives, " \
-               f"variant)" if written else f"an unreadable {MANIFEST}"
+        held = f"tables of format {written} (this drawlog reads format {TABLE_FORMAT})" if written \
+            else f"an unreadable {MANIFEST}"
         raise OutputError(f"{folder} holds {held}; {again}")
     frames = {}
     for name, path, partitioned in table_sources(folder):

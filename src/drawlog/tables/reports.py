@@ -19,15 +19,21 @@ from .dataset import open_tables
 VARIANTS = tuple(PROFILES)
 
 #: The leaderboard's columns after its keys; ``drawlog players --sort`` takes any of them, or a key.
-LEADERBOARD_COLUMNS = ("matches", "match_wins", "win_share", "rating", "rating_sigma", "rounds", "rounds_won_domino",
+LEADERBOARD_COLUMNS = ("matches", "invalid_matches", "match_wins", "win_share", "rating", "rating_sigma", "rounds", "rounds_won_domino",
                        "rounds_won_blocked", "points_per_round", "pips_left_per_lost_round", "draws_per_turn",
                        "voluntary_draw_share", "passes", "violations", "violations_per_100_moves")
 #: Columns sorted smallest first (names, and counts where less is better); the others largest first.
 ASCENDING = frozenset({"player", "variant", "tournament", "table_name", "file", "rating_sigma",
-                       "pips_left_per_lost_round", "draws_per_turn", "violations", "violations_per_100_moves"})
+                       "pips_left_per_lost_round", "draws_per_turn", "violations", "violations_per_100_moves",
+                       "invalid_matches"})
 
 #: A match with a result: it has its match_end, a score reached the target, and it was replayed.
 FINISHED = pl.col("complete") & pl.col("decided") & pl.col("replayed")
+
+
+def _counted(include_invalid: bool) -> pl.Expr:
+    """The matches results count: finished and valid (no error found), or every finished one."""
+    return FINISHED if include_invalid else FINISHED & pl.col("valid")
 
 
 def query(folder: Path, sql: str) -> pl.DataFrame:
@@ -41,10 +47,11 @@ def _of_variant(frame: pl.LazyFrame, variant: str | None) -> pl.LazyFrame:
     return frame if variant is None else frame.filter(pl.col("variant") == variant)
 
 
-def ratings(folder: Path, variant: str | None = None) -> pl.DataFrame:
-    """A Plackett–Luce rating per player and variant (openskill) from finished matches, in time order.
+def ratings(folder: Path, variant: str | None = None, include_invalid: bool = False) -> pl.DataFrame:
+    """A Plackett–Luce rating per player and variant (openskill) from valid finished matches, in time order.
 
-    Finished: with their match_end, a score at the target, replayed. Each
+    Finished: with their match_end, a score at the target, replayed; valid:
+    no error found in them (``include_invalid`` counts the invalid ones too). Each
     variant is rated on its own (a Draw rating and an All Fives rating are
     different skills); ``variant`` keeps one. Matches are taken by
     ``started_at`` (those without come last), then file and line; the final
@@ -56,7 +63,7 @@ def ratings(folder: Path, variant: str | None = None) -> pl.DataFrame:
     tables = open_tables(folder)
     matches = (
         _of_variant(tables["matches"], variant)
-        .filter(FINISHED & pl.col("scores").is_not_null())
+        .filter(_counted(include_invalid) & pl.col("scores").is_not_null())
         .sort(["started_at", "file", "first_line"], nulls_last=True)
         .select("variant", "player_names", "scores")
         .collect()
@@ -82,12 +89,15 @@ def ratings(folder: Path, variant: str | None = None) -> pl.DataFrame:
 
 
 def leaderboard(folder: Path, by: str | None = None, sort: str = "rating", reverse: bool = False,
-                variant: str | None = None) -> pl.DataFrame:
+                variant: str | None = None, include_invalid: bool = False) -> pl.DataFrame:
     """Per player and variant (and per ``by`` column of the matches, e.g. tournament): results, habits, faults.
 
-    Each variant has rows of its own (``variant`` keeps one). Results count
-    finished matches (see :data:`FINISHED`) and rounds that ended; the moves of
-    every round count. A share whose denominator is 0 is null. ``rating`` is the
+    Each variant has rows of its own (``variant`` keeps one). ``matches``,
+    ``match_wins``, ``win_share`` and ``rating`` count valid finished matches
+    (see :data:`FINISHED`; ``include_invalid`` counts the invalid ones too);
+    ``invalid_matches`` is how many of the player's finished matches had an
+    error. Round results count the rounds that ended and the habits every move,
+    in any match. A share whose denominator is 0 is null. ``rating`` is the
     player's overall one in that variant. Sorted by ``sort``, best first
     (:data:`ASCENDING`), or the other way with ``reverse``.
     """
@@ -97,15 +107,16 @@ def leaderboard(folder: Path, by: str | None = None, sort: str = "rating", rever
     keys = ["player", "variant"] + ([by] if by else [])
     seated = (
         tables["matches"]
-        .select("match", "variant", "player_names", "winner", FINISHED.alias("finished"), *([by] if by else []))
+        .select("match", "variant", "player_names", "winner", _counted(include_invalid).alias("counted"),
+                (FINISHED & ~pl.col("valid")).alias("invalid"), *([by] if by else []))
         .explode("player_names")
         .rename({"player_names": "player"})
     )
     players = seated.select(keys).unique()
     seats = (
-        seated.filter(pl.col("finished"))
-        .group_by(keys)
-        .agg(pl.len().alias("matches"), (pl.col("winner") == pl.col("player")).sum().alias("match_wins"))
+        seated.group_by(keys)
+        .agg(pl.col("counted").sum().alias("matches"), pl.col("invalid").sum().alias("invalid_matches"),
+             (pl.col("counted") & (pl.col("winner") == pl.col("player"))).sum().alias("match_wins"))
     )
     ended = pl.col("reason").is_not_null()
     per_round = (
@@ -135,7 +146,7 @@ def leaderboard(folder: Path, by: str | None = None, sort: str = "rating", rever
         .join(per_round, on=keys, how="left", nulls_equal=True)
         .join(moves, on=keys, how="left", nulls_equal=True)
         .join(faults, on=keys, how="left", nulls_equal=True)
-        .with_columns(pl.col("matches", "match_wins", "rounds", "rounds_won_domino", "rounds_won_blocked", "plays",
+        .with_columns(pl.col("matches", "invalid_matches", "match_wins", "rounds", "rounds_won_domino", "rounds_won_blocked", "plays",
                              "draws", "voluntary_draws", "passes", "moves", "violations").fill_null(0))
         .with_columns(
             _share(pl.col("match_wins"), pl.col("matches")).alias("win_share"),
@@ -145,7 +156,7 @@ def leaderboard(folder: Path, by: str | None = None, sort: str = "rating", rever
         )
         .collect()
     )
-    rated = ratings(folder, variant).select("player", "variant", pl.col("ordinal").alias("rating"),
+    rated = ratings(folder, variant, include_invalid).select("player", "variant", pl.col("ordinal").alias("rating"),
                                             pl.col("sigma").alias("rating_sigma"))
     board = board.join(rated, on=["player", "variant"], how="left")
     descending = (sort not in ASCENDING) != reverse

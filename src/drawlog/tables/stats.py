@@ -5,7 +5,7 @@ each replayed match, round and move into rows, always from the recomputed
 state, never from the log's claims (those get their own ``claimed_*``
 columns). Draw and All Fives share the tables: ``variant`` names the game in
 each of them; All Fives fills ``moves.points`` (what a placement scored; 0 for
-any other move, and always in Draw), ``moves.up``/``down`` (the spinner's
+any other move, and always in Draw), ``moves.up_end``/``down_end`` (the spinner's
 arms, null while closed), ``rounds.spinner`` and ``players.play_points``
 (``players.points`` = ``play_points`` + ``end_points``). Rows go to the
 sinks of :mod:`drawlog.sinks`, which write them to Parquet in row groups as
@@ -14,6 +14,7 @@ the input streams, so memory does not grow with the input.
 
 from __future__ import annotations
 
+import os
 from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime
@@ -28,10 +29,11 @@ from ..engine.rounds import Round
 from ..engine.tiles import TILE_COUNT, is_double, tile_count, tile_id
 from ..errors import Fault
 from ..log.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
+from ..log.reader import STDIN
 from .sinks import (
     DOWN_END,
     DRAW_CODE,
-    LABELS,
+    HALVES,
     LEFT_END,
     NO_END,
     NO_PIP,
@@ -49,7 +51,9 @@ MATCH_KEYS = ("tournament", "table_name")
 
 #: How many ended matches keep their keys for violations reported after them.
 _ENDED_KEPT: Final = 4096
-_KEYS = [("tournament", pa.string()), ("table_name", pa.string()), ("file", pa.string())]
+_KEYS = [("tournament", pa.string()), ("table_name", pa.string()), ("file", pa.string()), ("path", pa.string())]
+#: A tile as two small integers, low first (``[3, 5]``).
+TILE = pa.list_(pa.int8())
 
 SCHEMAS: dict[str, pa.Schema] = {
     "matches": pa.schema([
@@ -58,36 +62,37 @@ SCHEMAS: dict[str, pa.Schema] = {
         ("rounds", pa.int32()), ("winner", pa.string()), ("drawn", pa.bool_()), ("complete", pa.bool_()),
         ("decided", pa.bool_()), ("valid", pa.bool_()), ("errors", pa.int32()), ("replayed", pa.bool_()),
         ("variant", pa.string()),
-        ("started_at", pa.timestamp("us", tz="UTC")), ("scores", pa.list_(pa.int32())),
+        ("started_at", pa.timestamp("us", tz="UTC")), ("scores", pa.list_(pa.int64())),
         ("claimed_winner", pa.string()), ("claimed_scores", pa.list_(pa.int64())),
         ("first_line", pa.int64()), ("last_line", pa.int64()),
     ]),
     "rounds": pa.schema([
         ("match", pa.string()), ("round", pa.int32()), *_KEYS, ("variant", pa.string()),
-        ("opener", pa.string()), ("reason", pa.string()), ("winner", pa.string()), ("points", pa.int32()),
+        ("opener", pa.string()), ("reason", pa.string()), ("winner", pa.string()), ("points", pa.int64()),
         ("stock_left", pa.int8()), ("plays", pa.int32()), ("draws", pa.int32()), ("passes", pa.int32()),
-        ("voluntary_draws", pa.int32()), ("opening_tile", pa.string()), ("opened_with_double", pa.bool_()),
-        ("spinner", pa.string()), ("claimed_reason", pa.string()), ("claimed_winner", pa.string()),
+        ("voluntary_draws", pa.int32()), ("opening_tile", TILE), ("opened_with_double", pa.bool_()),
+        ("spinner", TILE), ("claimed_reason", pa.string()), ("claimed_winner", pa.string()),
         ("has_round_end", pa.bool_()), ("line", pa.int64()),
     ]),
     "players": pa.schema([
         ("match", pa.string()), ("round", pa.int32()), ("player", pa.string()), ("seat", pa.int8()), *_KEYS,
-        ("variant", pa.string()), ("points", pa.int32()), ("play_points", pa.int32()), ("end_points", pa.int32()),
-        ("score", pa.int32()), ("pips_left", pa.int32()), ("tiles_left", pa.int8()),
+        ("variant", pa.string()), ("points", pa.int64()), ("play_points", pa.int64()), ("end_points", pa.int64()),
+        ("score", pa.int64()), ("pips_left", pa.int32()), ("tiles_left", pa.int8()),
         ("plays", pa.int32()), ("draws", pa.int32()), ("voluntary_draws", pa.int32()), ("passes", pa.int32()),
         ("won", pa.bool_()), ("opener", pa.bool_()), ("claimed_points", pa.int64()), ("reason", pa.string()),
     ]),
     "moves": pa.schema([
         ("match", pa.string()), ("round", pa.int32()), ("ply", pa.int32()), ("line", pa.int64()),
-        ("player", pa.string()), ("action", pa.string()), ("tile", pa.string()), ("end", pa.string()),
-        ("left", pa.int8()), ("right", pa.int8()), ("up", pa.int8()), ("down", pa.int8()), ("stock_left", pa.int8()),
-        ("hand_size", pa.int8()), ("could_play", pa.bool_()), ("applied", pa.bool_()), ("faults", pa.string()),
-        ("points", pa.int32()), ("claimed_points", pa.int64()), *_KEYS, ("variant", pa.string()),
+        ("player", pa.string()), ("action", pa.string()), ("tile", TILE), ("placed_end", pa.string()),
+        ("left_end", pa.int8()), ("right_end", pa.int8()), ("up_end", pa.int8()), ("down_end", pa.int8()),
+        ("stock_left", pa.int8()), ("hand_size", pa.int8()), ("could_play", pa.bool_()), ("applied", pa.bool_()),
+        ("faults", pa.list_(pa.string())), ("points", pa.int64()), ("claimed_points", pa.int64()), *_KEYS,
+        ("variant", pa.string()),
     ]),
     "violations": pa.schema([
-        ("file", pa.string()), ("line", pa.int64()), ("match", pa.string()), ("round", pa.int32()),
-        ("player", pa.string()), ("code", pa.string()), ("severity", pa.string()), ("message", pa.string()),
-        ("tournament", pa.string()), ("table_name", pa.string()), ("variant", pa.string()),
+        ("file", pa.string()), ("path", pa.string()), ("line", pa.int64()), ("match", pa.string()),
+        ("round", pa.int32()), ("player", pa.string()), ("code", pa.string()), ("severity", pa.string()),
+        ("message", pa.string()), ("tournament", pa.string()), ("table_name", pa.string()), ("variant", pa.string()),
     ]),
 }
 TABLES = tuple(SCHEMAS)
@@ -103,13 +108,15 @@ WRITE_SCHEMAS = {name: text_as_dictionary(schema) if name == "moves" else schema
 class _MatchNotes:
     """What the recorder keeps of an open match: its keys and the round in play."""
 
-    __slots__ = ("tournament", "table_name", "file", "variant", "started_at", "player_names", "first_line", "round")
+    __slots__ = ("tournament", "table_name", "file", "path", "variant", "started_at", "player_names", "first_line",
+                 "round")
 
-    def __init__(self, event: MatchStart, file: str, line: int) -> None:
+    def __init__(self, event: MatchStart, file: str, path: str | None, line: int) -> None:
         meta = event.meta or {}
         self.tournament = _text(meta.get("tournament"))
         self.table_name = _text(meta.get("table"))
         self.file = file
+        self.path = path
         self.variant = event.variant
         self.started_at = _timestamp(event.ts)
         self.player_names = list(event.players)
@@ -123,7 +130,7 @@ class _RoundNotes:
     __slots__ = ("plays", "draws", "voluntary", "passes", "opening", "ply", "line", "values", "context", "fives")
 
     def __init__(self, players: int, line: int, values: tuple[Any, ...] = (), fives: bool = False) -> None:
-        #: (match, round, tournament, table_name, file, names, variant): what the round's moves share.
+        #: (match, round, tournament, table_name, file, names, variant, path): what the round's moves share.
         self.values = values
         self.context = -1
         #: Whether the round is All Fives' (its moves score, and it has arms).
@@ -149,11 +156,20 @@ class StatsRecorder(Observer):
         self._matches: dict[str, _MatchNotes] = {}
         #: Matches lately ended, for the keys of a violation reported after its match (F004 after match_end).
         self._ended: OrderedDict[str, _MatchNotes] = OrderedDict()
+        self._paths: dict[str, str | None] = {}
+
+    def path_of(self, file: str) -> str | None:
+        """The absolute path of the input named ``file`` (None for standard input)."""
+        path = self._paths.get(file, "")
+        if path == "":
+            path = self._paths[file] = None if file == STDIN else os.path.abspath(file)
+        return path
 
     # -- the observer hooks ----------------------------------------------------
 
     def match_started(self, table: Table, event: MatchStart, line: int) -> None:
-        notes = _MatchNotes(event, self._current_file(), line)
+        file = self._current_file()
+        notes = _MatchNotes(event, file, self.path_of(file), line)
         self._matches[table.id] = notes
         table.observed = notes
 
@@ -162,7 +178,7 @@ class StatsRecorder(Observer):
         state = table.round
         assert state is not None
         values = (table.id, state.number, notes.tournament, notes.table_name, notes.file, state.names,
-                  notes.variant)
+                  notes.variant, notes.path)
         tally = _RoundNotes(len(state.names), line, values, isinstance(state, FivesRound))
         tally.context = self._moves.context(values)
         notes.round = tally
@@ -209,7 +225,7 @@ class StatsRecorder(Observer):
         elif claimed is not None:
             moves.add_extras(0, claimed, NO_PIP, NO_PIP)
         if faults:
-            moves.add_faults(",".join(fault.code for fault in faults))
+            moves.add_faults([fault.code for fault in faults])
         if moves.full():
             moves.flush()
             for open_match in self._matches.values():
@@ -225,18 +241,18 @@ class StatsRecorder(Observer):
         score = state.score()
         names = match.names
         match_id, number = table.id, state.number
-        tournament, table_name, file = notes.tournament, notes.table_name, notes.file
+        tournament, table_name, file, path = notes.tournament, notes.table_name, notes.file, notes.path
         winner_seat = score.winner
         opening = tally.opening
         variant = notes.variant
         spinner = state.tableau.spinner if isinstance(state, FivesRound) else -1
         self._rounds.add((
-            match_id, number, tournament, table_name, file, variant, names[state.opener], state.reason,
+            match_id, number, tournament, table_name, file, path, variant, names[state.opener], state.reason,
             names[winner_seat] if winner_seat is not None else None,
             score.points[winner_seat] if winner_seat is not None else 0, state.stock_left,
             sum(tally.plays), sum(tally.draws), sum(tally.passes), sum(tally.voluntary),
-            LABELS[opening] if opening >= 0 else None, is_double(opening) if opening >= 0 else None,
-            LABELS[spinner] if spinner >= 0 else None, claim.reason if claim is not None else None,
+            HALVES[opening] if opening >= 0 else None, is_double(opening) if opening >= 0 else None,
+            HALVES[spinner] if spinner >= 0 else None, claim.reason if claim is not None else None,
             claim.winner if claim is not None else None, claim is not None, tally.line,
         ))
         claimed = claim.points if claim is not None else None
@@ -244,7 +260,7 @@ class StatsRecorder(Observer):
         for seat in range(len(names)):
             name = names[seat]
             players.add((
-                match_id, number, name, seat, tournament, table_name, file, variant, score.points[seat],
+                match_id, number, name, seat, tournament, table_name, file, path, variant, score.points[seat],
                 score.play_points[seat], score.end_points[seat], match.scores[seat], score.pips[seat],
                 tile_count(state.hands[seat]), tally.plays[seat], tally.draws[seat], tally.voluntary[seat],
                 tally.passes[seat], winner_seat == seat,
@@ -264,7 +280,7 @@ class StatsRecorder(Observer):
         # A winner (or a draw) only for a finished match: one the input cut short has neither.
         winner = names[result.winner] if complete and result and result.winner is not None else None
         self.sinks["matches"].add((
-            table.id, notes.tournament, notes.table_name, notes.file, len(names), names,
+            table.id, notes.tournament, notes.table_name, notes.file, notes.path, len(names), names,
             match.target if match else None, match.rounds_started if match else 0, winner,
             bool(complete and result and result.drawn), complete, bool(result and result.decided),
             table.errors == 0, table.errors,
@@ -280,7 +296,7 @@ class StatsRecorder(Observer):
         match_id = violation.match or ""
         notes = self._matches.get(match_id) or self._ended.get(match_id)
         self.sinks["violations"].add((
-            violation.file, violation.line, violation.match, violation.round, violation.player, violation.code,
+            violation.file, self.path_of(violation.file), violation.line, violation.match, violation.round, violation.player, violation.code,
             violation.severity, violation.message, notes.tournament if notes else None,
             notes.table_name if notes else None, notes.variant if notes else None,
         ))

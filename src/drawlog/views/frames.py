@@ -1,4 +1,4 @@
-"""The tables of ``query``, ``players`` and ``ratings``: rich tables on screen; csv, json, parquet or text files.
+"""The tables of ``query``, ``players`` and ``ratings``: rich tables on screen; csv, json, jsonl, parquet or text files.
 
 Names and values are printed literally, never as rich markup, their control
 characters escaped (:func:`~drawlog.views.writers.shown`). A failure to
@@ -71,7 +71,7 @@ def _cells(frame) -> list[tuple[str, ...]]:  # noqa: ANN001 - polars.DataFrame
 
 
 def write_frame(frame, fmt: str, output: str | None, console: Console) -> None:  # noqa: ANN001
-    """Write a DataFrame as rich tables (``table``), csv, json or parquet to ``output``, or to standard output.
+    """Write a DataFrame as rich tables (``table``), csv, json, jsonl or parquet to ``output``, or to standard output.
 
     On ``console`` when ``table`` goes to standard output; in a file, the
     tables are plain text as wide as ``console``. A failure to write raises
@@ -143,13 +143,15 @@ class _CheckedSink(io.RawIOBase):
 
 
 def _encode_frame(frame, fmt: str, target: IO[bytes]) -> None:  # noqa: ANN001 - polars.DataFrame
-    """Write ``frame`` as csv (nested columns as JSON text), json or parquet to ``target``."""
+    """Write ``frame`` as csv (nested columns as JSON text), json, jsonl (a JSON object a line) or parquet to ``target``."""
     sink = _CheckedSink(target)
     try:
         if fmt == "csv":
             nested_as_json(frame).write_csv(sink)
         elif fmt == "json":
             frame.write_json(sink)
+        elif fmt == "jsonl":
+            frame.write_ndjson(sink)
         else:
             frame.write_parquet(sink)
     except Exception:
