@@ -187,15 +187,17 @@ def test_jsonl_is_one_violation_object_per_line(faulty: tuple[Path, int]) -> Non
     _, document = validate_json(path)
     result = cli("validate", path, "--format", "jsonl")
     assert result.exit_code == 1
-    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    *rows, last = [json.loads(line) for line in result.stdout.splitlines()]
     assert all(set(row) == VIOLATION_KEYS for row in rows)
     assert rows == document["violations"]
+    assert last == {"summary": document["summary"]}  # the last line is the summary record
 
 
-def test_jsonl_clean_log_prints_nothing(clean: Path) -> None:
+def test_jsonl_clean_log_prints_only_the_summary(clean: Path) -> None:
     result = cli("validate", clean, "--format", "jsonl")
     assert result.exit_code == 0
-    assert result.stdout.strip() == ""
+    [line] = result.stdout.splitlines()
+    assert json.loads(line)["summary"]["violations"] == 0
 
 
 # -- --format github -------------------------------------------------------------
@@ -481,7 +483,8 @@ def test_fail_fast_stops_after_the_first_error(faulty: tuple[Path, int], fmt: st
     if fmt == "json":
         reported = json.loads(result.stdout)["violations"]
     else:
-        reported = [json.loads(line) for line in result.stdout.splitlines()]
+        *reported, last = [json.loads(line) for line in result.stdout.splitlines()]
+        assert last["summary"]["errors"] == 1
     assert reported == everything["violations"][: first_error + 1]
     assert sum(v["severity"] == "error" for v in reported) == 1
     assert reported[-1]["line"] == pass_line

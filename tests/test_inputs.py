@@ -217,8 +217,9 @@ def test_bad_input_gives_one_line_error_naming_file_and_line(
     bad.path = bad.path.relative_to(tmp_path)
     # jsonl: one self-contained line per violation, naming the file (and line)
     result = cli("validate", bad.path, "--format", "jsonl")
-    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    *rows, last = [json.loads(line) for line in result.stdout.splitlines()]
     assert rows and all(set(row) == VIOLATION_KEYS for row in rows)
+    assert set(last) == {"summary"}
     row = next(row for row in rows if row["code"] == bad.code)
     assert row["file"] == str(bad.path)
     if bad.line is not None:

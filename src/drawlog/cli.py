@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
 import sys
@@ -20,9 +21,9 @@ from . import COMPILED, __version__
 from .check.rules import RULES, Rule, find_rule, select_codes
 from .check.validator import Validator
 from .check.violations import Summary
-from .errors import NothingRead, OutputError, WriteFailed
+from .errors import InputError, NothingRead, OutputError, WriteFailed
 from .log.events import json_schema
-from .log.reader import Source, expand_paths
+from .log.reader import Source, expand_paths, printable
 from .play.bots import BOTS
 from .play.recording import encode_faults, open_output, record
 from .play.simulate import (
@@ -35,9 +36,12 @@ from .play.simulate import (
     default_match_prefix,
 )
 from .views.frames import frame_table, write_frame, write_output
+from .views.progress import ValidateProgress
 from .views.writers import (
     STANDARD_OUTPUT,
+    STATISTICS_FORMATS,
     GuardedStream,
+    make_console,
     make_writer,
     quantity,
     results_table,
@@ -108,9 +112,21 @@ class OutputFormat(str, Enum):
     """How ``validate`` prints violations."""
 
     text = "text"
+    concise = "concise"
     json = "json"
     jsonl = "jsonl"
     github = "github"
+    sarif = "sarif"
+    junit = "junit"
+    gitlab = "gitlab"
+
+
+class ColorChoice(str, Enum):
+    """When ``validate`` colours its text output."""
+
+    auto = "auto"
+    always = "always"
+    never = "never"
 
 
 class RuleFormat(str, Enum):
@@ -138,48 +154,135 @@ def _root(
 def validate(
     paths: Annotated[list[str], typer.Argument(metavar="PATH", help="Log files (.jsonl, .jsonl.gz, "
                                                     ".jsonl.zst), folders, or - for standard input.")],
-    output_format: Annotated[OutputFormat, typer.Option("--format", "-f", help="Output format.")]
-    = OutputFormat.text,
-    select: Annotated[Optional[list[str]], typer.Option(help="Report only these codes or prefixes "
-                                                             "(M, M20, M205); repeat or comma-separate.")]
+    output_format: Annotated[OutputFormat, typer.Option(
+        "--format", "-f", metavar="FORMAT", help="Output format: text, concise (path:line: CODE message), json, "
+                                                 "jsonl (ends with a summary record), github, sarif, junit, "
+                                                 "gitlab.")] = OutputFormat.text,
+    select: Annotated[Optional[list[str]], typer.Option(metavar="CODES", help="Report only these codes or prefixes "
+                                                        "(M, M20, M205); repeat or comma-separate.")]
     = None,
-    ignore: Annotated[Optional[list[str]], typer.Option(help="Do not report these codes or prefixes.")] = None,
+    ignore: Annotated[Optional[list[str]], typer.Option(metavar="CODES", help="Do not report these codes or "
+                                                                             "prefixes.")] = None,
+    extend_select: Annotated[Optional[list[str]], typer.Option(
+        "--extend-select", metavar="CODES", help="Report these codes or prefixes too (added to --select).")] = None,
+    extend_ignore: Annotated[Optional[list[str]], typer.Option(
+        "--extend-ignore", metavar="CODES", help="Do not report these either (added to --ignore).")] = None,
     statistics: Annotated[bool, typer.Option("--statistics", help="Print counts per code instead of each "
-                                                                  "violation: a table, or JSON with --format "
-                                                                  "json or jsonl.")] = False,
+                                                                  "violation: a table, count<TAB>code<TAB>name "
+                                                                  "lines with --format concise, or JSON with "
+                                                                  "--format json or jsonl.")] = False,
     fail_fast: Annotated[bool, typer.Option("--fail-fast", help="Stop at the first error.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the run too (exit 1).")] = False,
     exit_zero: Annotated[bool, typer.Option("--exit-zero", help="Exit 0 even when errors are found "
                                                                 "(2 still means nothing could be read).")]
     = False,
+    output_file: Annotated[Optional[str], typer.Option(
+        "--output-file", "-o", metavar="FILE", help="Write the report to FILE instead of standard output.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the violations: no summary line, "
+                                                              "no progress bar.")] = False,
+    color: Annotated[ColorChoice, typer.Option("--color", metavar="WHEN", help="Colour text and concise output: "
+                                                                              "auto (on a terminal), always, "
+                                                                              "never.")] = ColorChoice.auto,
+    stdin_filename: Annotated[Optional[str], typer.Option(
+        "--stdin-filename", metavar="NAME", help="The name that standard input (-) gets in every output.")] = None,
 ) -> None:
     """Replay every match of the logs and report each violation with its code, file and line.
+
+    On a terminal, text output shows a progress bar on standard error (files, MB read of the total
+    as stored, time left); -q or an output that is not a terminal turns it off.
 
     Exit status: 0 no errors, 1 errors found (or warnings with --strict), 2 nothing could be read.
     """
     try:
-        codes = select_codes(select, ignore)
+        codes = select_codes([*select, *(extend_select or [])] if select else None,
+                             [*(ignore or []), *(extend_ignore or [])])
     except ValueError as error:
         raise typer.BadParameter(shown(str(error)), param_hint="--select/--ignore") from None
-    if statistics and output_format is OutputFormat.github:
-        raise typer.BadParameter("--statistics prints counts, not annotations: use --format text, json or jsonl",
-                                 param_hint="--statistics/--format")
-    writer = make_writer(output_format.value, sys.stdout, statistics=statistics)
-    validator = Validator(codes)
-    inputs = expand_paths(paths)
+    if statistics and output_format.value not in STATISTICS_FORMATS:
+        raise typer.BadParameter("--statistics prints counts, not annotations: use --format text, json or jsonl, "
+                                 "or concise for one line per code", param_hint="--statistics/--format")
+    inputs = [_named_stdin(item, stdin_filename) for item in expand_paths(paths)]
+    stream = _open_report(output_file) if output_file else sys.stdout
     try:
-        for violation in validator.validate_inputs(inputs):
-            writer.add(violation)
-            if fail_fast and violation.severity == "error":
-                break
-    except KeyboardInterrupt:
-        raise typer.Exit(130) from None
-    summary = validator.summary
-    writer.finish(summary)
-    if summary.files == 0 and not any(isinstance(item, Source) for item in inputs):
+        summary, unread = _validate_inputs(inputs, stream, codes, output_format.value, statistics=statistics,
+                                           fail_fast=fail_fast, strict=strict, quiet=quiet, color=color.value,
+                                           to_file=output_file is not None)
+    finally:
+        if output_file:
+            stream.close()
+    if summary.files == 0 and not unread:
         raise typer.Exit(EXIT_UNUSABLE)  # nothing could be read (not even left unread by --fail-fast), in any mode
     failed = summary.errors > 0 or (strict and summary.warnings > 0)
     raise typer.Exit(EXIT_ERRORS if failed and not exit_zero else EXIT_CLEAN)
+
+
+def _named_stdin(item: Source | InputError, name: str | None) -> Source | InputError:
+    """Standard input under ``--stdin-filename``'s name; anything else as it is."""
+    if name is not None and isinstance(item, Source) and item.path is None:
+        return dataclasses.replace(item, name=name)
+    return item
+
+
+def _open_report(target: str) -> Any:
+    """``-o FILE`` opened for writing, guarded (a failure names it); exit 2 with one line when it cannot be."""
+    try:
+        handle = open(target, "w", encoding="utf-8")  # noqa: SIM115 - closed by the caller
+    except OSError as error:
+        typer.echo(f"Error: cannot write {shown(target)}: {error.strerror or error}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE) from None
+    return GuardedStream(handle, target)
+
+
+def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: frozenset[str], fmt: str, *,
+                     statistics: bool, fail_fast: bool, strict: bool, quiet: bool, color: str,
+                     to_file: bool) -> tuple[Summary, bool]:
+    """Validate the inputs one by one into the writer of ``fmt``; the summary, and whether inputs were left unread.
+
+    The progress bar (standard error) is shown on a terminal for text output or
+    a report written to a file, unless ``quiet``; text bound for the same
+    terminal is printed through the bar's console, above the bar.
+    """
+    errors = make_console(sys.stderr, color)
+    bar = not quiet and errors.is_terminal and sys.stderr.isatty() and (fmt == "text" or statistics or to_file)
+    console = errors if bar and not to_file and _same_terminal() else make_console(stream, color)
+    writer = make_writer(fmt, stream, statistics=statistics, console=console, quiet=quiet, strict=strict)
+    validator = Validator(codes)
+    progress = ValidateProgress(inputs, errors, enabled=bar)
+
+    def on_block(size: int) -> None:
+        progress.advance(size)
+        writer.poll()
+
+    validator.on_block = on_block
+    unread = False
+    try:
+        with progress:
+            for index, item in enumerate(inputs):
+                writer.start_file(printable(item.name if isinstance(item, Source) else item.path))
+                progress.start_file(index)
+                stop = False
+                for violation in validator.validate_inputs([item]):
+                    writer.add(violation)
+                    if fail_fast and violation.severity == "error":
+                        stop = True
+                        break
+                writer.end_file()
+                progress.end_file()
+                if stop:
+                    unread = any(isinstance(rest, Source) for rest in inputs[index + 1:])
+                    break
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+    writer.finish(validator.summary)
+    return validator.summary, unread
+
+
+def _same_terminal() -> bool:
+    """Whether standard output and standard error are the same terminal."""
+    try:
+        return sys.stdout.isatty() and os.path.samestat(os.fstat(sys.stdout.fileno()), os.fstat(sys.stderr.fileno()))
+    except (AttributeError, ValueError, OSError):
+        return False
 
 
 def _rule_markdown(rule: Rule) -> str:

@@ -1,7 +1,10 @@
 """Output writers for ``drawlog validate``: text (rich), json, jsonl, github, statistics.
 
-Each writer gets violations one at a time (``add``) and the summary at the end
-(``finish``); a writer that can stream prints as it goes. Text that comes from
+Each writer gets violations one at a time (``add``), hears where each input
+begins and ends (``start_file``, ``end_file``) and gets the summary at the end
+(``finish``); a writer that can stream prints as it goes. The line and report
+formats that CI services read (concise, sarif, junit, gitlab) are in
+:mod:`~drawlog.views.ci_formats`. Text that comes from
 a log or a path is printed literally (rich ``Text``), never as markup, and
 with its control characters escaped (:func:`shown`): a log cannot write escape
 sequences to the terminal. JSON keeps the exact strings.
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import time
 from collections import Counter
 from typing import IO, Any
 
@@ -25,10 +29,15 @@ from ..check.rules import RULES_BY_CODE
 from ..check.violations import Summary, Violation
 from ..errors import WriteFailed
 
-FORMATS = ("text", "json", "jsonl", "github")
+FORMATS = ("text", "concise", "json", "jsonl", "github", "sarif", "junit", "gitlab")
+#: The formats ``--statistics`` prints counts in; the others are annotations or reports, which counts do not fit.
+STATISTICS_FORMATS = ("text", "concise", "json", "jsonl")
+COLORS = ("auto", "always", "never")
 
 #: The most violations one table of the text output holds: a longer file's rows go on in further tables.
 ROWS_PER_TABLE = 1_000
+#: Rows of the text output held longer than this (seconds) are printed, even in the middle of a file.
+FLUSH_SECONDS = 1.0
 
 #: How :class:`WriteFailed` names standard output.
 STANDARD_OUTPUT = "standard output"
@@ -76,8 +85,17 @@ class Writer:
     def __init__(self, stream: IO[str]) -> None:
         self.stream = stream
 
+    def start_file(self, file: str) -> None:
+        """An input named ``file`` (as violations name it) is about to be read."""
+
     def add(self, violation: Violation) -> None:
         """Take one violation (in the order found)."""
+
+    def end_file(self) -> None:
+        """The input begun last has been read (or the run stops in it)."""
+
+    def poll(self) -> None:
+        """Called now and then while reading (every block of lines): print what waited too long."""
 
     def finish(self, summary: Summary) -> None:
         """Write what is left, given the run's summary."""
@@ -100,12 +118,16 @@ class JsonWriter(Writer):
 
 
 class JsonLinesWriter(Writer):
-    """One JSON object per violation, written and flushed as found."""
+    """One JSON object per violation, written and flushed as found, then ``{"summary": {…}}`` as the last line."""
 
     def add(self, violation: Violation) -> None:
         self.stream.write(_encoder.encode(violation).decode())
         self.stream.write("\n")
         self.stream.flush()
+
+    def finish(self, summary: Summary) -> None:
+        self.stream.write(_encoder.encode({"summary": summary}).decode())
+        self.stream.write("\n")
 
 
 def _escape_data(text: str) -> str:
@@ -156,30 +178,53 @@ def summary_line(summary: Summary) -> str:
     return ", ".join(parts)
 
 
+def verdict(summary: Summary) -> Text:
+    """The last line of text output: ``no errors`` or ``errors found``, then the counts, coloured by the worst."""
+    style = "bold red" if summary.errors else ("bold yellow" if summary.warnings else "bold green")
+    said = "no errors" if not summary.errors else "errors found"
+    return Text(f"{said}: {summary_line(summary)}", style=style)
+
+
 class TextWriter(Writer):
     """Rich tables of violations under each file's name, printed as found.
 
-    Rows are held until ``rows_per_table`` of them fill a table, the next file
-    begins or the run ends, so memory stays bounded however many violations a
-    file has; a long file's rows go on in further tables, each with its header.
+    Rows are held until ``rows_per_table`` of them fill a table, the file ends,
+    or the first of them has waited ``flush_seconds`` (checked at each
+    violation and each block of lines read): memory stays bounded however many
+    violations a file has, and a slow file shows its rows as it goes. A file's
+    rows go on in further tables, each with its header. ``quiet`` leaves out
+    the verdict line.
     """
 
     def __init__(self, stream: IO[str], console: Console | None = None,
-                 rows_per_table: int = ROWS_PER_TABLE) -> None:
+                 rows_per_table: int = ROWS_PER_TABLE, flush_seconds: float = FLUSH_SECONDS,
+                 quiet: bool = False) -> None:
         super().__init__(stream)
-        self.console = console or _console(stream)
+        self.console = console or make_console(stream)
         self.rows_per_table = rows_per_table
+        self.flush_seconds = flush_seconds
+        self.quiet = quiet
         self._file: str | None = None
         self._titled = False
         self._rows: list[Violation] = []
+        self._held_since = 0.0
 
     def add(self, violation: Violation) -> None:
         if violation.file != self._file:
             self._print_rows()
             self._file = violation.file
             self._titled = False
+        if not self._rows:
+            self._held_since = time.monotonic()
         self._rows.append(violation)
-        if len(self._rows) >= self.rows_per_table:
+        if len(self._rows) >= self.rows_per_table or time.monotonic() - self._held_since >= self.flush_seconds:
+            self._print_rows()
+
+    def end_file(self) -> None:
+        self._print_rows()
+
+    def poll(self) -> None:
+        if self._rows and time.monotonic() - self._held_since >= self.flush_seconds:
             self._print_rows()
 
     def _print_rows(self) -> None:
@@ -194,21 +239,35 @@ class TextWriter(Writer):
 
     def finish(self, summary: Summary) -> None:
         self._print_rows()
-        style = "bold red" if summary.errors else ("bold yellow" if summary.warnings else "bold green")
-        verdict = "no errors" if not summary.errors else "errors found"
-        self.console.print(Text(f"{verdict}: {summary_line(summary)}", style=style), soft_wrap=True)
+        if not self.quiet:
+            self.console.print(verdict(summary), soft_wrap=True)
 
 
 #: The width of text written to a file or pipe: no terminal to fit, so rows are not folded to 80 columns.
 UNBOUNDED_WIDTH = 1000
 
 
-def _console(stream: IO[str]) -> Console:
-    """A console on ``stream``: the terminal's width on a terminal, else wide enough that rows stay whole."""
-    console = Console(file=stream, highlight=False, emoji=False)
-    if not console.is_terminal:
+def make_console(stream: IO[str], color: str = "auto") -> Console:
+    """A console on ``stream``: the terminal's width on a terminal, else wide enough that rows stay whole.
+
+    ``color`` is ``--color``: ``auto`` colours a terminal (``NO_COLOR`` and
+    ``FORCE_COLOR`` have their say), ``always`` colours a file or pipe too,
+    ``never`` writes no escape sequence at all.
+    """
+    if color == "never":
+        console = Console(file=stream, highlight=False, emoji=False, color_system=None)
+    else:
+        console = Console(file=stream, highlight=False, emoji=False, force_terminal=color == "always" or None)
+    if not console.is_terminal or not _is_terminal(stream):
         console.width = UNBOUNDED_WIDTH
     return console
+
+
+def _is_terminal(stream: IO[str]) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
 
 
 def violations_table(violations: list[Violation]) -> Table:
@@ -268,11 +327,19 @@ def shown(text: str) -> str:
 
 
 class StatisticsWriter(Writer):
-    """Counts per code (``--statistics``), as a rich table or, with ``as_json``, a JSON list."""
+    """Counts per code (``--statistics``): a rich table, with ``as_json`` a JSON list, with ``as_lines`` ruff's lines.
 
-    def __init__(self, stream: IO[str], as_json: bool = False) -> None:
+    ``as_lines`` prints ``count<TAB>code<TAB>name`` per code; ``quiet`` leaves
+    out the summary line of the table and the lines.
+    """
+
+    def __init__(self, stream: IO[str], as_json: bool = False, as_lines: bool = False,
+                 console: Console | None = None, quiet: bool = False) -> None:
         super().__init__(stream)
         self.as_json = as_json
+        self.as_lines = as_lines
+        self.console = console
+        self.quiet = quiet
         self.counts: Counter[str] = Counter()
 
     def add(self, violation: Violation) -> None:
@@ -290,7 +357,13 @@ class StatisticsWriter(Writer):
         if self.as_json:
             self.stream.write(_encoder.encode({"summary": summary, "statistics": self.rows()}).decode() + "\n")
             return
-        console = Console(file=self.stream, highlight=False)
+        console = self.console or Console(file=self.stream, highlight=False)
+        if self.as_lines:
+            for row in self.rows():  # tabs kept: rich would expand them
+                self.stream.write(f"{row['count']}\t{row['code']}\t{row['name']}\n")
+            if not self.quiet:
+                console.print(summary_line(summary), soft_wrap=True)
+            return
         table = Table(title="violations by code", title_justify="left")
         table.add_column("count", justify="right")
         table.add_column("code", style="bold")
@@ -299,20 +372,33 @@ class StatisticsWriter(Writer):
         for row in self.rows():
             table.add_row(str(row["count"]), str(row["code"]), str(row["name"]), str(row["severity"]))
         console.print(table)
-        console.print(summary_line(summary), soft_wrap=True)
+        if not self.quiet:
+            console.print(summary_line(summary), soft_wrap=True)
 
 
-def make_writer(fmt: str, stream: IO[str], statistics: bool = False) -> Writer:
-    """The writer for ``--format`` (and ``--statistics``)."""
+def make_writer(fmt: str, stream: IO[str], statistics: bool = False, console: Console | None = None,
+                quiet: bool = False, strict: bool = False) -> Writer:
+    """The writer for ``--format`` (and ``--statistics``, ``-q``, ``--strict``); ``console`` prints text, concise."""
+    from .ci_formats import ConciseWriter, GitlabWriter, JunitWriter, SarifWriter
+
     if statistics:
-        return StatisticsWriter(stream, as_json=fmt in ("json", "jsonl"))
+        return StatisticsWriter(stream, as_json=fmt in ("json", "jsonl"), as_lines=fmt == "concise",
+                                console=console, quiet=quiet)
     if fmt == "json":
         return JsonWriter(stream)
     if fmt == "jsonl":
         return JsonLinesWriter(stream)
     if fmt == "github":
         return GithubWriter(stream)
-    return TextWriter(stream)
+    if fmt == "sarif":
+        return SarifWriter(stream)
+    if fmt == "junit":
+        return JunitWriter(stream, strict=strict)
+    if fmt == "gitlab":
+        return GitlabWriter(stream)
+    if fmt == "concise":
+        return ConciseWriter(stream, console, quiet=quiet)
+    return TextWriter(stream, console, quiet=quiet)
 
 
 RESULT_COLUMNS = ("bot", "matches", "seats", "wins", "win share", "drawn", "mean score")
