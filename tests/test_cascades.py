@@ -54,3 +54,19 @@ def test_the_issues_example_a_dropped_draw_then_anothers_draw():
                 assert sum(v.code == "M206" for v in found) == 1
                 return
     raise AssertionError("no such match among the seeds")
+
+
+def test_max_per_match_reports_the_first_n_and_counts_the_rest():
+    from drawlog.check.validator import Validator
+
+    lines, events = simulated(11, "draw", 2)
+    draws = [i for i, event in enumerate(events) if event["type"] == "draw"]
+    broken = list(lines)
+    for index in draws[:3]:  # three draws of a tile someone holds: three M206 in one match
+        event = dict(events[index], tile=events[1]["hands"][events[index]["player"]][0])
+        broken[index] = json.dumps(event).encode() + b"\n"
+    everything = list(Validator().validate_lines(broken))
+    capped = Validator(max_per_match=2)
+    shown = list(capped.validate_lines(broken))
+    assert len(everything) > 2 and shown == everything[:2]
+    assert capped.summary.suppressed == len(everything) - 2 and capped.summary.violations == 2

@@ -185,6 +185,9 @@ def validate(
                                                                               "never.")] = ColorChoice.auto,
     stdin_filename: Annotated[Optional[str], typer.Option(
         "--stdin-filename", metavar="NAME", help="The name that standard input (-) gets in every output.")] = None,
+    max_per_match: Annotated[Optional[int], typer.Option(
+        "--max-per-match", metavar="N", min=1, help="Report at most N violations of one match; the rest are "
+                                                    "counted in the summary.")] = None,
 ) -> None:
     """Replay every match of the logs and report each violation with its code, file and line.
 
@@ -206,7 +209,7 @@ def validate(
     try:
         summary, unread = _validate_inputs(inputs, stream, codes, output_format.value, statistics=statistics,
                                            fail_fast=fail_fast, strict=strict, quiet=quiet, color=color.value,
-                                           to_file=output_file is not None)
+                                           to_file=output_file is not None, max_per_match=max_per_match)
     finally:
         if output_file:
             stream.close()
@@ -235,7 +238,7 @@ def _open_report(target: str) -> Any:
 
 def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: frozenset[str], fmt: str, *,
                      statistics: bool, fail_fast: bool, strict: bool, quiet: bool, color: str,
-                     to_file: bool) -> tuple[Summary, bool]:
+                     to_file: bool, max_per_match: int | None = None) -> tuple[Summary, bool]:
     """Validate the inputs one by one into the writer of ``fmt``; the summary, and whether inputs were left unread.
 
     The progress bar (standard error) is shown on a terminal for text output or
@@ -246,7 +249,7 @@ def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: froz
     bar = not quiet and errors.is_terminal and sys.stderr.isatty() and (fmt == "text" or statistics or to_file)
     console = errors if bar and not to_file and _same_terminal() else make_console(stream, color)
     writer = make_writer(fmt, stream, statistics=statistics, console=console, quiet=quiet, strict=strict)
-    validator = Validator(codes)
+    validator = Validator(codes, max_per_match)
     progress = ValidateProgress(inputs, errors, enabled=bar)
 
     def on_block(size: int) -> None:

@@ -35,7 +35,8 @@ _MATCH_END: Final = MatchEnd
 class Table:
     """A match being replayed: the engine's state plus what the log format adds (seq, lines)."""
 
-    __slots__ = ("id", "match", "seat_of", "round", "last_seq", "top_seq", "last_line", "errors", "observed")
+    __slots__ = ("id", "match", "seat_of", "round", "last_seq", "top_seq", "last_line", "errors", "reported",
+                 "observed")
 
     def __init__(self, match_id: str, match: Match | None, line: int) -> None:
         self.id = match_id
@@ -47,6 +48,8 @@ class Table:
         self.top_seq = 0
         self.last_line = line
         self.errors = 0
+        #: Violations of this match reported so far (for ``max_per_match``).
+        self.reported = 0
         #: Whatever the replay's observer keeps for this match; the replay never reads it.
         self.observed: Any = None
 
@@ -97,9 +100,12 @@ class Replay:
     ``observer``, when set, is told of every match, round and move as it is replayed.
     """
 
-    def __init__(self, reporter: Reporter, observer: Observer | None = None) -> None:
+    def __init__(self, reporter: Reporter, observer: Observer | None = None,
+                 max_per_match: int | None = None) -> None:
         self.reporter = reporter
         self.observer = observer
+        #: Report at most this many violations of one match; the rest are counted in ``summary.suppressed``.
+        self.max_per_match = max_per_match
         self.tables: dict[str, Table] = {}
         #: Where each match id was first started: ``line << 32 | index`` into ``_files`` (one int an id).
         self._seen: dict[str, int] = {}
@@ -162,9 +168,17 @@ class Replay:
 
     def _emit(self, code: str, message: str, line: int | None, match: str | None,
               round_number: int | None, player: str | None, table: Table | None = None) -> None:
-        if table is not None and SEVERITY[code] != WARNING:
-            table.errors += 1
-        self.reporter.emit(code, message, line, match, round_number, player)
+        reporter = self.reporter
+        if table is not None:
+            if SEVERITY[code] != WARNING:
+                table.errors += 1
+            cap = self.max_per_match
+            if cap is not None and code in reporter.codes:
+                table.reported += 1
+                if table.reported > cap:
+                    reporter.summary.suppressed += 1
+                    return
+        reporter.emit(code, message, line, match, round_number, player)
 
     def _faults(self, faults: Iterable[Fault], line: int, table: Table, player: str | None) -> None:
         number = table.round_number()

@@ -45,10 +45,10 @@ class Validator:
     match, round and move (see :class:`~drawlog.replay.Observer`).
     """
 
-    def __init__(self, codes: Iterable[str] | None = None) -> None:
+    def __init__(self, codes: Iterable[str] | None = None, max_per_match: int | None = None) -> None:
         self.summary = Summary()
         self.reporter = Reporter(self.summary, frozenset(codes) if codes is not None else frozenset(SEVERITY))
-        self.replay = Replay(self.reporter)
+        self.replay = Replay(self.reporter, max_per_match=max_per_match)
         #: Called with the byte size of each block of lines read (for progress bars).
         self.on_block: Callable[[int], None] | None = None
 

@@ -42,6 +42,8 @@ class Summary(msgspec.Struct, kw_only=True):
     unreadable: int = 0
     complete_matches: int = 0
     valid_matches: int = 0
+    #: Violations found but not reported, past ``--max-per-match`` for their match.
+    suppressed: int = 0
 
 
 class Reporter:

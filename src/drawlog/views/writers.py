@@ -175,6 +175,8 @@ def summary_line(summary: Summary) -> str:
                         f"{summary.invalid_lines:,} invalid)")
     if summary.unreadable:
         parts.insert(1, f"{summary.unreadable:,} unreadable")
+    if summary.suppressed:
+        parts.append(f"{summary.suppressed:,} more not shown (--max-per-match)")
     return ", ".join(parts)
 
 
