@@ -8,6 +8,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -403,3 +404,56 @@ def test_deep_lines_in_many_blocks_agree_between_validate_and_stats(tmp_path: Pa
     violations = [(v["line"], v["code"], v["message"]) for v in json.loads(result.stdout)["violations"]]
     assert sum(code == "F002" for _, code, _ in violations) == sum(index % 6 != 0 for index in range(40))
     assert stats_violations(path, tmp_path / "stats") == violations
+
+
+# -- 7. no traceback, ever ----------------------------------------------------------------------------
+
+
+def test_query_of_a_date_python_cannot_hold_prints_it(tmp_path: Path) -> None:
+    lines = match_lines()
+    event = json.loads(lines[0])
+    event["ts"] = "9999-12-31T23:59:59-01:00"  # the year 10000 in UTC
+    path = tmp_path / "y10k.jsonl"
+    path.write_bytes(json.dumps(event).encode() + b"\n" + b"".join(lines[1:]))
+    out = tmp_path / "stats"
+    assert cli("stats", path, "--out", out, "-q").exit_code == 0
+    sql = "SELECT match, started_at FROM matches"
+    for options in ([], ["-o", tmp_path / "table.txt"]):
+        result = cli("query", out, sql, *options)
+        assert result.exit_code == 0, result.output
+    assert "10000-01-01 00:59:59" in result.stdout + (tmp_path / "table.txt").read_text()
+    assert json.loads(cli("query", out, sql, "-f", "json").stdout)[0]["started_at"].startswith("+10000-01-01")
+    assert cli("players", out).exit_code == 0 and cli("ratings", out).exit_code == 0
+
+
+@pytest.mark.parametrize("moment", ["workers starting", "parts joining"])
+def test_ctrl_c_during_parallel_stats_prints_no_traceback_and_keeps_the_old_tables(tmp_path: Path,
+                                                                                    moment: str) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    lines = match_lines()
+    for index in range(600):  # small files: the workers often wait for work, where a Ctrl-C used to hit them
+        (logs / f"{index:03d}.jsonl").write_bytes(b"".join(lines[:3]).replace(b'"m1"', f'"f{index}"'.encode()))
+    out = tmp_path / "out"
+    assert cli("stats", logs / "000.jsonl", "--out", out, "-q").exit_code == 0
+    before = sorted(path.name for path in out.rglob("*"))
+    command = [sys.executable, "-c", "from drawlog.cli import main; main()", "stats", str(logs), "--out", str(out),
+               "--jobs", "2", "-q"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    first_part = tmp_path / f".out.partial-{proc.pid}" / "_part-0"
+    seen = False
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        seen = seen or first_part.exists()
+        if seen and (moment == "workers starting" or not first_part.exists()):  # made; or joined, then removed
+            break
+        time.sleep(0.005)
+    assert proc.poll() is None, "the run ended before it could be interrupted"
+    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C does: every process of the terminal's group
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr.decode()
+    assert b"Traceback" not in stderr and b"KeyboardInterrupt" not in stderr, stderr.decode()
+    assert sorted(path.name for path in out.rglob("*")) == before
+    assert not list(tmp_path.glob(".out.partial-*"))
+    result = cli("query", out, "SELECT count(*) AS n FROM matches", "-f", "json")
+    assert json.loads(result.stdout) == [{"n": 1}]

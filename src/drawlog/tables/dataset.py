@@ -13,9 +13,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from ..check.validator import Validator
 from ..check.violations import Summary
@@ -154,8 +157,6 @@ def _write_part(item: Source | InputError, folder: str,
 def _write_in_parallel(inputs: list[Source | InputError], folder: Path, jobs: int,
                        codes: frozenset[str] | None = None) -> tuple[Summary, dict[str, int]] | None:
     """Replay each input in a worker process, then join the parts in input order (None: redo in one)."""
-    from concurrent.futures import ProcessPoolExecutor
-
     import msgspec
 
     parts = [folder / f"_part-{index}" for index in range(len(inputs))]
@@ -166,7 +167,7 @@ def _write_in_parallel(inputs: list[Source | InputError], folder: Path, jobs: in
     rows = dict.fromkeys(SCHEMAS, 0)
     results = []
     try:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with _worker_pool(jobs) as pool:
             # Parts are joined in input order as they come, while later inputs are still replayed.
             for part, result in zip(parts, pool.map(_write_part, inputs, [str(part) for part in parts],
                                                           [codes] * len(inputs))):
@@ -190,6 +191,54 @@ def _write_in_parallel(inputs: list[Source | InputError], folder: Path, jobs: in
         for key, value in msgspec.structs.asdict(summary).items():
             totals[key] += value
     return Summary(**totals), rows
+
+
+@contextmanager
+def _worker_pool(jobs: int) -> Iterator[Any]:
+    """``jobs`` worker processes that leave Ctrl-C to this one, which stops them.
+
+    The workers are started with SIGINT blocked and then ignore it, so a Ctrl-C
+    (sent to every process of the terminal's group) prints no worker traceback;
+    when anything (Ctrl-C too) ends the run here, the work not begun is
+    cancelled and the workers are ended at once, not waited for.
+    """
+    from concurrent.futures import ProcessPoolExecutor
+
+    masked = hasattr(signal, "pthread_sigmask")
+    if masked:  # a Ctrl-C now waits here until the workers exist; they inherit the mask
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
+        try:
+            for started in [pool.submit(int) for _ in range(jobs)]:  # each submit starts a worker
+                started.result()
+        except BaseException:
+            _stop(pool)
+            raise
+    finally:
+        if masked:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    try:
+        yield pool
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown()
+
+
+def _ignore_interrupts() -> None:
+    """In a worker: Ctrl-C is the parent's to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop(pool: Any) -> None:
+    """Cancel the pool's work not begun and end its workers now (they ignore Ctrl-C)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(5)
 
 
 def _partition(flat: Path, staging: Path, key: str) -> None:

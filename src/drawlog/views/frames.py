@@ -67,7 +67,18 @@ def _cells(frame) -> list[tuple[str, ...]]:  # noqa: ANN001 - polars.DataFrame
     """Each row's values as text: floats to 3 decimals, nulls blank, control characters escaped."""
     fractional = [dtype.is_float() or dtype.is_decimal() for dtype in frame.schema.values()]
     return [tuple("" if value is None else f"{float(value):.3f}" if exact else shown(str(value))
-                  for value, exact in zip(row, fractional)) for row in frame.iter_rows()]
+                  for value, exact in zip(row, fractional)) for row in _python_rows(frame)]
+
+
+def _python_rows(frame) -> list[tuple[Any, ...]]:  # noqa: ANN001 - polars.DataFrame
+    """The frame's rows as Python values; dates Python cannot hold (the year 10000) as polars writes them."""
+    try:
+        return frame.rows()
+    except (OverflowError, ValueError):
+        import polars as pl
+
+        dates = [name for name, dtype in frame.schema.items() if isinstance(dtype, (pl.Datetime, pl.Date))]
+        return frame.with_columns(pl.col(dates).cast(pl.String)).rows()
 
 
 def write_frame(frame, fmt: str, output: str | None, console: Console) -> None:  # noqa: ANN001
