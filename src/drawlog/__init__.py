@@ -24,6 +24,7 @@ from .errors import (
     WriteFailed,
 )
 from .log.events import FORMAT_VERSION, AnyEvent, json_schema
+from .tables.violations import violations_frame
 
 __version__ = "0.1.0"
 
@@ -36,5 +37,5 @@ __all__ = [
     "MatchResult", "NothingRead", "OutputError", "Placement", "Profile", "Round", "RoundScore", "Rule", "Summary",
     "Tableau", "Validator", "Violation", "WriteFailed",
     "check_players", "default_target", "find_rule", "hand_size", "house_rules", "json_schema", "match_result",
-    "round_to_five", "score_round", "validate_lines", "validate_paths",
+    "round_to_five", "score_round", "validate_lines", "validate_paths", "violations_frame",
 ]

@@ -4,20 +4,24 @@ from __future__ import annotations
 
 import dataclasses
 import io
+from collections import Counter
 import os
 import sys
 import time
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, Callable, Optional
 
 import msgspec
 import typer
 from rich.console import Console
 from rich.text import Text
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperGroup
 
 from . import COMPILED, __version__
+from .check.baseline import Baseline, BaselineError, Key, Screen
+from .check.baseline import write_baseline as write_baseline_file
+from .check.config import ConfigError, Settings, resolve_settings
 from .check.rules import RULES, Rule, find_rule, select_codes
 from .check.validator import Validator
 from .check.violations import Summary
@@ -62,6 +66,13 @@ class DrawlogGroup(TyperGroup):
     and exit 2, and a closed pipe ends the run quietly with exit 141.
     """
 
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        """The command, its arguments shown in ``--help`` by their metavar alone (``PATH...``)."""
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            _plain_arguments(command)
+        return command
+
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """Run the command line with standard output guarded."""
         stdout = sys.stdout
@@ -75,6 +86,26 @@ class DrawlogGroup(TyperGroup):
             _exit_on_write_failure(failure)
         finally:
             sys.stdout = stdout
+
+
+def _plain_arguments(command: Any) -> None:
+    """Name each argument with a metavar by it alone in ``--help``: ``PATH...``, not ``{PATH}...`` and ``<list[str]>``."""
+    for param in getattr(command, "params", []):
+        if isinstance(param, TyperArgument) and param.metavar is not None:
+            shown_name = f"{param.metavar}{'...' if param.nargs != 1 else ''}"
+            usage = shown_name if param.required else f"[{shown_name}]"
+            param.display_type_rich = _no_type_label  # type: ignore[method-assign]
+            param._usage_display_name = _constant(usage)  # type: ignore[method-assign]
+
+
+def _no_type_label(ctx: Any) -> None:
+    """No ``<type>`` label after an argument's name in ``--help``."""
+    return None
+
+
+def _constant(text: str) -> Callable[[], str]:
+    """A function that returns ``text``."""
+    return lambda: text
 
 
 def _exit_on_write_failure(failure: WriteFailed) -> None:
@@ -102,7 +133,7 @@ app = typer.Typer(
     cls=DrawlogGroup,
     help="Validate, score and analyse move logs of the domino game Draw.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
 )
@@ -136,6 +167,76 @@ class RuleFormat(str, Enum):
     json = "json"
 
 
+#: ``--config`` of ``validate`` and ``audit``.
+ConfigOption = Annotated[Optional[str], typer.Option(
+    "--config", metavar="FILE", help="Read settings from this TOML file (a drawlog.toml, or a pyproject.toml's "
+                                     "[tool.drawlog]) instead of the one found from the current folder up.")]
+#: ``--isolated`` of ``validate`` and ``audit``.
+IsolatedOption = Annotated[bool, typer.Option("--isolated", help="Ignore configuration files.")]
+
+
+def _settings(config: str | None, isolated: bool) -> Settings:
+    """The configuration a command runs with; a bad file or key is one line naming them, exit 2."""
+    if config is not None and isolated:
+        raise typer.BadParameter("give --config FILE or --isolated, not both", param_hint="--config/--isolated")
+    try:
+        return resolve_settings(config, isolated)
+    except ConfigError as error:
+        typer.echo(f"Error: {shown(str(error))}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE) from None
+
+
+def _configured_format(settings: Settings) -> OutputFormat:
+    """The configuration's ``format`` (text when it sets none); a value that is no format exits 2."""
+    if settings.format is None:
+        return OutputFormat.text
+    try:
+        return OutputFormat(settings.format)
+    except ValueError:
+        typer.echo(f"Error: {shown(settings.where('format'))}: {settings.format!r} is not a format "
+                   f"({', '.join(item.value for item in OutputFormat)})", err=True)
+        raise typer.Exit(EXIT_UNUSABLE) from None
+
+
+def _screen(settings: Settings, baseline: str | None, record: bool) -> Screen | None:
+    """Per-file ignores and the baseline between validator and report (None when neither applies)."""
+    known = None
+    if baseline is not None:
+        try:
+            known = Baseline.load(baseline)
+        except BaselineError as error:
+            typer.echo(f"Error: {shown(str(error))}", err=True)
+            raise typer.Exit(EXIT_UNUSABLE) from None
+    if not settings.per_file_ignores and known is None and not record:
+        return None
+    return Screen(settings.ignored_in if settings.per_file_ignores else None, known, record)
+
+
+def _selection_note(settings: Settings, *given: list[str] | None) -> str:
+    """What limits the codes reported (``select: W``), for the verdict; empty when everything is reported."""
+    select, ignore, extend_select, extend_ignore = given
+    chosen = select if select is not None else settings.select
+    parts = [f"select: {','.join(chosen)}"] if chosen else []
+    dropped = [*(ignore if ignore is not None else settings.ignore or []), *settings.extend_ignore,
+               *(extend_ignore or [])]
+    if dropped:
+        parts.append(f"ignore: {','.join(dropped)}")
+    if settings.per_file_ignores:
+        parts.append("per-file-ignores")
+    return "; ".join(parts)
+
+
+def _write_baseline(target: str, recorded: Counter[Key], quiet: bool) -> None:
+    """Write the baseline file; one line on standard error says how many it holds (not with -q)."""
+    try:
+        count = write_baseline_file(target, recorded)
+    except OSError as error:
+        raise WriteFailed(target, error) from None
+    if not quiet:
+        Console(stderr=True, highlight=False).print(
+            Text(f"wrote {quantity(count, 'violation')} to the baseline {shown(target)}"), soft_wrap=True)
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"drawlog {__version__} ({'compiled' if COMPILED else 'pure-Python'} engine)")
@@ -154,10 +255,10 @@ def _root(
 def validate(
     paths: Annotated[list[str], typer.Argument(metavar="PATH", help="Log files (.jsonl, .jsonl.gz, "
                                                     ".jsonl.zst), folders, or - for standard input.")],
-    output_format: Annotated[OutputFormat, typer.Option(
-        "--format", "-f", metavar="FORMAT", help="Output format: text, concise (path:line: CODE message), json, "
-                                                 "jsonl (ends with a summary record), github, sarif, junit, "
-                                                 "gitlab.")] = OutputFormat.text,
+    output_format: Annotated[Optional[OutputFormat], typer.Option(
+        "--format", "-f", metavar="FORMAT", help="Output format: text (the default), concise (path:line: CODE "
+                                                 "message), json, jsonl (ends with a summary record), github, "
+                                                 "sarif, junit, gitlab.")] = None,
     select: Annotated[Optional[list[str]], typer.Option(metavar="CODES", help="Report only these codes or prefixes "
                                                         "(M, M20, M205); repeat or comma-separate.")]
     = None,
@@ -188,19 +289,33 @@ def validate(
     max_per_match: Annotated[Optional[int], typer.Option(
         "--max-per-match", metavar="N", min=1, help="Report at most N violations of one match; the rest are "
                                                     "counted in the summary.")] = None,
+    baseline: Annotated[Optional[str], typer.Option(
+        "--baseline", metavar="FILE", help="Report only violations not in this baseline (written by "
+                                           "--write-baseline); those in it are counted, not shown.")] = None,
+    write_baseline: Annotated[Optional[str], typer.Option(
+        "--write-baseline", metavar="FILE", help="Write the violations found to FILE as a baseline (file, code, "
+                                                 "match and message, not the line) and exit 0.")] = None,
+    config: ConfigOption = None,
+    isolated: IsolatedOption = False,
 ) -> None:
     """Replay every match of the logs and report each violation with its code, file and line.
 
     On a terminal, text output shows a progress bar on standard error (files, MB read of the total
     as stored, time left); -q or an output that is not a terminal turns it off.
 
+    Settings come from [tool.drawlog] in pyproject.toml or a drawlog.toml, the nearest from the
+    current folder upwards (--config FILE, --isolated); options given here win.
+
     Exit status: 0 no errors, 1 errors found (or warnings with --strict), 2 nothing could be read.
     """
+    settings = _settings(config, isolated)
     try:
-        codes = select_codes([*select, *(extend_select or [])] if select else None,
-                             [*(ignore or []), *(extend_ignore or [])])
+        codes = settings.codes(select, ignore, extend_select, extend_ignore)
     except ValueError as error:
         raise typer.BadParameter(shown(str(error)), param_hint="--select/--ignore") from None
+    output_format = output_format or _configured_format(settings)
+    max_per_match = max_per_match if max_per_match is not None else settings.max_per_match
+    screen = _screen(settings, baseline, write_baseline is not None)
     if statistics and output_format.value not in STATISTICS_FORMATS:
         raise typer.BadParameter("--statistics prints counts, not annotations: use --format text, json or jsonl, "
                                  "or concise for one line per code", param_hint="--statistics/--format")
@@ -209,12 +324,17 @@ def validate(
     try:
         summary, unread = _validate_inputs(inputs, stream, codes, output_format.value, statistics=statistics,
                                            fail_fast=fail_fast, strict=strict, quiet=quiet, color=color.value,
-                                           to_file=output_file is not None, max_per_match=max_per_match)
+                                           to_file=output_file is not None, max_per_match=max_per_match,
+                                           screen=screen, note=_selection_note(settings, select, ignore,
+                                                                               extend_select, extend_ignore))
     finally:
         if output_file:
             stream.close()
     if summary.files == 0 and not unread:
         raise typer.Exit(EXIT_UNUSABLE)  # nothing could be read (not even left unread by --fail-fast), in any mode
+    if write_baseline is not None and screen is not None and screen.recorded is not None:
+        _write_baseline(write_baseline, screen.recorded, quiet)
+        raise typer.Exit(EXIT_CLEAN)
     failed = summary.errors > 0 or (strict and summary.warnings > 0)
     raise typer.Exit(EXIT_ERRORS if failed and not exit_zero else EXIT_CLEAN)
 
@@ -238,7 +358,8 @@ def _open_report(target: str) -> Any:
 
 def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: frozenset[str], fmt: str, *,
                      statistics: bool, fail_fast: bool, strict: bool, quiet: bool, color: str,
-                     to_file: bool, max_per_match: int | None = None) -> tuple[Summary, bool]:
+                     to_file: bool, max_per_match: int | None = None, screen: Screen | None = None,
+                     note: str = "") -> tuple[Summary, bool]:
     """Validate the inputs one by one into the writer of ``fmt``; the summary, and whether inputs were left unread.
 
     The progress bar (standard error) is shown on a terminal for text output or
@@ -249,6 +370,7 @@ def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: froz
     bar = not quiet and errors.is_terminal and sys.stderr.isatty() and (fmt == "text" or statistics or to_file)
     console = errors if bar and not to_file and _same_terminal() else make_console(stream, color)
     writer = make_writer(fmt, stream, statistics=statistics, console=console, quiet=quiet, strict=strict)
+    writer.note = note
     validator = Validator(codes, max_per_match)
     progress = ValidateProgress(inputs, errors, enabled=bar)
 
@@ -264,11 +386,13 @@ def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: froz
                 writer.start_file(printable(item.name if isinstance(item, Source) else item.path))
                 progress.start_file(index)
                 stop = False
-                for violation in validator.validate_inputs([item]):
+                found = validator.validate_inputs([item])
+                for violation in screen(found, validator.summary) if screen is not None else found:
                     writer.add(violation)
                     if fail_fast and violation.severity == "error":
                         stop = True
                         break
+                getattr(found, "close", lambda: None)()  # a validation left early counts the lines it read now
                 writer.end_file()
                 progress.end_file()
                 if stop:
@@ -296,6 +420,96 @@ def _rule_markdown(rule: Rule) -> str:
         f"**Bad**\n\n```\n{rule.bad}\n```\n\n"
         f"**Good**\n\n```\n{rule.good}\n```\n"
     )
+
+
+class SplitBy(str, Enum):
+    """How ``filter --split-by`` names its files."""
+
+    match = "match"
+    tournament = "tournament"
+
+
+@app.command(name="filter")
+def filter_matches(
+    paths: Annotated[list[str], typer.Argument(metavar="PATH", help="Log files (.jsonl, .jsonl.gz, .jsonl.zst), "
+                                                                    "folders, or - for standard input.")],
+    output: Annotated[str, typer.Option("--output", "-o", metavar="OUT", help="The log to write (.jsonl, .jsonl.gz, "
+                                        ".jsonl.zst; - for standard output), or with --split-by the folder for "
+                                        "one .jsonl file each.")] = "-",
+    valid: Annotated[bool, typer.Option("--valid", help="Only matches without errors (finished, every rule "
+                                                        "kept).")] = False,
+    invalid: Annotated[bool, typer.Option("--invalid", help="Only matches with errors (or unfinished).")] = False,
+    player: Annotated[Optional[list[str]], typer.Option("--player", metavar="NAME", help="Only matches this "
+                                                        "player sits in (repeat: any of them).")] = None,
+    match: Annotated[Optional[list[str]], typer.Option("--match", metavar="ID", help="Only this match (repeat: "
+                                                       "any of them).")] = None,
+    tournament: Annotated[Optional[list[str]], typer.Option("--tournament", metavar="T", help="Only matches whose "
+                                                            "match_start meta.tournament is T (repeat: any).")]
+    = None,
+    split_by: Annotated[Optional[SplitBy], typer.Option("--split-by", metavar="match|tournament", help="Write one "
+                                                        "file per match (ID.jsonl) or per tournament "
+                                                        "(T.jsonl; no-tournament.jsonl) into the folder -o.")]
+    = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No count of what was written.")] = False,
+) -> None:
+    """Write the matches that meet every condition whole, one after another, in the order they started.
+
+    Every line of a chosen match (from its first match_start on) is written, in order, even when
+    the log interleaves it with other matches; lines that belong to no match (blank, broken, or
+    of no started match) are not written. The logs are read twice: once to validate them, once to
+    copy. Exit status: 0 written (even no match), 2 nothing could be read.
+    """
+    import tempfile
+
+    from .check.extract import Criteria, MatchFilter, safe_name
+
+    if valid and invalid:
+        raise typer.BadParameter("give --valid or --invalid, not both", param_hint="--valid/--invalid")
+    if split_by is not None and output == "-":
+        raise typer.BadParameter("--split-by writes a folder of files: name it with -o DIR", param_hint="--split-by")
+    criteria = Criteria(valid=True if valid else False if invalid else None, players=frozenset(player or []),
+                        matches=frozenset(match or []), tournaments=frozenset(tournament or []))
+    console = Console(stderr=True, highlight=False)
+    with tempfile.TemporaryDirectory(prefix="drawlog-filter-") as work:
+        chooser = MatchFilter(criteria, Path(work))
+        try:
+            for violation in chooser.decide(expand_paths(paths)):
+                where = f"{violation.file}:{violation.line}" if violation.line else violation.file
+                console.print(Text.assemble(("F007", "red"), f" {shown(where)}: {shown(violation.message)}"),
+                              soft_wrap=True)
+        except KeyboardInterrupt:
+            raise typer.Exit(130) from None
+        if not chooser.sources:
+            raise typer.Exit(EXIT_UNUSABLE)
+        spooled = chooser.spool()
+        groups: dict[str, list[Path]] = {}
+        for info, spool in spooled:
+            name = "" if split_by is None else safe_name(info.id if split_by is SplitBy.match
+                                                          else info.tournament or "no-tournament")
+            groups.setdefault(name, []).append(spool)
+        if split_by is None:
+            groups.setdefault("", [])
+        else:
+            try:
+                Path(output).mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise WriteFailed(output, error) from None
+        for name, spools in groups.items():
+            target = output if split_by is None else str(Path(output) / f"{name}.jsonl")
+            try:
+                with open_output(target) as stream:
+                    for spool in spools:
+                        with open(spool, "rb") as copied:
+                            while chunk := copied.read(1 << 20):
+                                stream.write(chunk)
+            except OSError as error:
+                raise WriteFailed(target, error) from None
+    if not quiet:
+        lines = sum(info.lines for info, _ in spooled)
+        where = shown(output) if split_by is None else f"{quantity(len(groups), 'file')} in {shown(output)}"
+        console.print(Text(f"wrote {quantity(len(spooled), 'match', 'matches')} of {len(chooser.found):,} "
+                           f"({quantity(lines, 'line')}) to {where if output != '-' else 'standard output'}"),
+                      soft_wrap=True)
 
 
 @app.command()
@@ -387,7 +601,7 @@ def simulate(
     variant: Annotated[Variant, typer.Option(help="The game: Draw, or All Fives (scoring plays, a spinner).")]
     = Variant.draw,
     rules: Annotated[Optional[list[str]], typer.Option(
-        "--rules", help="House rules, comma-separated or repeated: hand=N (tiles dealt to each player), "
+        "--rules", metavar="KEY=N", help="House rules, comma-separated or repeated: hand=N (tiles dealt to each player), "
                         "reserve=N (Draw only: stock tiles never drawn).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, no results table.")] = False,
 ) -> None:
@@ -561,7 +775,8 @@ def audit(
     out: Annotated[str, typer.Option("--out", "-o", help="Folder for the Parquet tables (replaced whole).")],
     partition_by: Annotated[Optional[str], typer.Option(help="Write hive-style folders by this column.")] = None,
     top: Annotated[int, typer.Option(min=1, help="How many players and files to list.")] = 5,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Processes replaying files at once.")] = 1,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", metavar="N", min=1,
+                                                help="Processes replaying files at once (default 1).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
     select: Annotated[Optional[list[str]], typer.Option(metavar="CODES", help="Report (in the violations table "
                                                         "and the summary) only these codes or prefixes (M, M20, "
@@ -571,18 +786,25 @@ def audit(
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the run too (exit 1).")] = False,
     exit_zero: Annotated[bool, typer.Option("--exit-zero", help="Exit 0 even when errors are found (2 still "
                                                                 "means nothing could be read).")] = False,
+    config: ConfigOption = None,
+    isolated: IsolatedOption = False,
 ) -> None:
     """The main job, in one pass: validate, write the tables, and print what was found.
+
+    Settings (select, ignore, extend-select, extend-ignore, jobs) come from [tool.drawlog] in
+    pyproject.toml or a drawlog.toml, as for validate; options given here win.
 
     Exit status, as validate's: 0 no errors, 1 errors found (or warnings with --strict), 2 nothing could
     be read. The tables are written in every case but 2.
     """
     from .tables.reports import audit_summary
 
+    settings = _settings(config, isolated)
     try:
-        codes = frozenset(select_codes(select, ignore))
+        codes = settings.codes(select, ignore, None, None)
     except ValueError as error:
         raise typer.BadParameter(shown(str(error)), param_hint="--select/--ignore") from None
+    jobs = jobs if jobs is not None else settings.jobs or 1
     summary = _write_stats(paths, out, partition_by, "auditing", quiet, jobs, codes)
     console = Console(highlight=False, emoji=False)
     share = summary.valid_matches / summary.matches if summary.matches else 0.0

@@ -9,6 +9,7 @@ output can stream and ``--fail-fast`` can stop.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 
@@ -54,9 +55,9 @@ class Validator:
 
     # -- inputs ------------------------------------------------------------
 
-    def validate_paths(self, paths: list[str]) -> Iterator[Violation]:
-        """Validate files, folders (recursively) and ``-`` (standard input), in order."""
-        yield from self.validate_inputs(expand_paths(paths))
+    def validate_paths(self, paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> Iterator[Violation]:
+        """Validate files, folders (recursively) and ``-`` (standard input), in order; one path or several."""
+        yield from self.validate_inputs(expand_paths(as_path_list(paths)))
 
     def validate_inputs(self, inputs: Iterable[Source | InputError]) -> Iterator[Violation]:
         """Validate the inputs :func:`~drawlog.log.reader.expand_paths` found; an error among them is an F007."""
@@ -75,8 +76,13 @@ class Validator:
             return
         yield from self._validate_blocks(blocks, source.name)
 
-    def validate_lines(self, lines: Iterable[bytes | str], file: str = "<input>") -> Iterator[Violation]:
-        """Validate the lines of one log held in memory (bytes or str, newline optional) named ``file``."""
+    def validate_lines(self, lines: Iterable[bytes | str] | str | bytes, file: str = "<input>") -> Iterator[Violation]:
+        """Validate the lines of one log held in memory (bytes or str, newline optional) named ``file``.
+
+        A whole log given as one ``str`` or ``bytes`` is split into its lines (at ``\\n``).
+        """
+        if isinstance(lines, (str, bytes, bytearray, memoryview)):
+            lines = _split_text(lines)
         yield from self._validate_blocks(_as_blocks(lines), file)
 
     def validate_events(self, events: Iterable[AnyEvent], file: str = "<events>") -> Iterator[Violation]:
@@ -229,6 +235,23 @@ class Validator:
         return None
 
 
+def _split_text(text: str | bytes | bytearray | memoryview) -> list[bytes]:
+    """A whole log held in one string: its lines (a final newline ends the last line, it does not start one)."""
+    data = text.encode() if isinstance(text, str) else bytes(text)
+    if not data:
+        return []
+    return data[:-1].split(b"\n") if data.endswith(b"\n") else data.split(b"\n")
+
+
+def as_path_list(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[str]:
+    """One path or several (``str`` or :class:`~pathlib.Path`) as a list of strings."""
+    if isinstance(paths, (str, os.PathLike)):
+        return [os.fspath(paths)]
+    if isinstance(paths, (bytes, bytearray)):
+        raise TypeError("give paths as str or pathlib.Path, not bytes")
+    return [os.fspath(path) for path in paths]
+
+
 def _as_blocks(lines: Iterable[bytes | str]) -> Iterator[bytes]:
     """Group in-memory lines into newline-terminated blocks, as :func:`read_blocks` gives them."""
     batch: list[bytes] = []
@@ -254,15 +277,21 @@ def _json_kind(value: object) -> str:
     return "a number"
 
 
-def validate_lines(lines: Iterable[bytes | str], file: str = "<input>") -> tuple[list[Violation], Summary]:
-    """Validate the lines of one log in memory; returns every violation and the summary."""
+def validate_lines(lines: Iterable[bytes | str] | str | bytes,
+                   file: str = "<input>") -> tuple[list[Violation], Summary]:
+    """Validate the lines of one log in memory; returns every violation and the summary.
+
+    ``lines`` is a list (or any iterable) of lines, or the whole log as one ``str``
+    or ``bytes``, which is split into lines.
+    """
     validator = Validator()
     found = list(validator.validate_lines(lines, file))
     return found, validator.summary
 
 
-def validate_paths(paths: list[str]) -> tuple[list[Violation], Summary]:
-    """Validate files and folders; returns every violation and the summary."""
+def validate_paths(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
+                   ) -> tuple[list[Violation], Summary]:
+    """Validate files and folders (one path or several, ``str`` or :class:`~pathlib.Path`); every violation, the summary."""
     validator = Validator()
     found = list(validator.validate_paths(paths))
     return found, validator.summary

@@ -44,6 +44,16 @@ class Summary(msgspec.Struct, kw_only=True):
     valid_matches: int = 0
     #: Violations found but not reported, past ``--max-per-match`` for their match.
     suppressed: int = 0
+    #: Violations found but not reported because the baseline (``--baseline``) holds them.
+    baselined: int = 0
+
+    def withdraw(self, violation: Violation) -> None:
+        """Take back a violation already counted as reported (it is in a baseline or a per-file ignore)."""
+        self.violations -= 1
+        if violation.severity == WARNING:
+            self.warnings -= 1
+        else:
+            self.errors -= 1
 
 
 class Reporter:

@@ -165,6 +165,15 @@ class Board:
             points[0], points[1] = points[1], points[0]
         return points
 
+    def __repr__(self) -> str:
+        def drawn(pieces: list[Piece]) -> str:
+            return " ".join(f"[{piece.show[0]}|{piece.show[1]}]" for piece in pieces)
+
+        tiles = drawn(self.chain) or "empty"
+        arms = "".join(f", {end}: {drawn(self.arms[end])}" for end in (UP, DOWN) if self.arms[end])
+        spinner = f", spinner={label(self.spinner.tile)}" if self.spinner is not None else ""
+        return f"Board({tiles}{arms}{spinner})"
+
     def ends(self) -> dict[str, int | None]:
         """The open value at each end (None where closed)."""
         return {end: self.value(end) for end in ALL_ENDS}

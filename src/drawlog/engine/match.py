@@ -83,6 +83,14 @@ class Match:
         self.logged_round = 0
         self.result = MatchResult(False, None, False)
 
+    def __repr__(self) -> str:
+        scores = ", ".join(f"{name!r}: {score}" for name, score in zip(self.names, self.scores))
+        result = self.result
+        state = ("" if not result.decided else ", drawn" if result.winner is None
+                 else f", winner={self.names[result.winner]!r}")
+        return (f"Match({self.profile.name!r}, target={self.target}, rounds={self.rounds_started}, "
+                f"scores={{{scores}}}{state})")
+
     def expected_opener(self) -> int | None:
         """The seat that must open the next round (None: any player, as in round 1)."""
         if self.round is None:

@@ -127,6 +127,12 @@ class Round:
         """Whether the stock holds more than the tiles that may never be drawn."""
         return self.stock_left > self.reserve
 
+    def __repr__(self) -> str:
+        hands = ", ".join(f"{name!r}: {labels(hand)}" for name, hand in zip(self.names, self.hands))
+        state = f"over: {self.reason}" if self.reason is not None else f"turn={self.names[self.turn]!r}"
+        return (f"{type(self).__name__}(number={self.number}, {state}, line={self.line!r}, "
+                f"stock={self.stock_left}, hands={{{hands}}})")
+
     def next_stock_tile(self) -> int | None:
         """The tile the next draw takes, when the stock order is known."""
         if self.stock_order:

@@ -73,7 +73,7 @@ class ConciseWriter(Writer):
 
     def finish(self, summary: Summary) -> None:
         if not self.quiet:
-            self.console.print(verdict(summary), soft_wrap=True)
+            self.console.print(verdict(summary, self.note), soft_wrap=True)
 
 
 # -- SARIF ----------------------------------------------------------------------------

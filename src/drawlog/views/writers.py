@@ -97,6 +97,9 @@ class Writer:
     def poll(self) -> None:
         """Called now and then while reading (every block of lines): print what waited too long."""
 
+    #: What limited the report (``select: W``), said by the verdict of text and concise output.
+    note: str = ""
+
     def finish(self, summary: Summary) -> None:
         """Write what is left, given the run's summary."""
 
@@ -177,13 +180,26 @@ def summary_line(summary: Summary) -> str:
         parts.insert(1, f"{summary.unreadable:,} unreadable")
     if summary.suppressed:
         parts.append(f"{summary.suppressed:,} more not shown (--max-per-match)")
+    if summary.baselined:
+        parts.append(f"{summary.baselined:,} in the baseline, not shown")
     return ", ".join(parts)
 
 
-def verdict(summary: Summary) -> Text:
-    """The last line of text output: ``no errors`` or ``errors found``, then the counts, coloured by the worst."""
+def verdict(summary: Summary, note: str = "") -> Text:
+    """The last line of text output: ``no errors`` or ``errors found``, then the counts, coloured by the worst.
+
+    When no error is reported but matches are invalid (their errors not selected,
+    or in a baseline), it says ``no errors reported`` and how many are invalid;
+    ``note`` says what limited the report (``select: W``).
+    """
     style = "bold red" if summary.errors else ("bold yellow" if summary.warnings else "bold green")
-    said = "no errors" if not summary.errors else "errors found"
+    invalid = summary.matches - summary.valid_matches
+    if summary.errors:
+        said = "errors found"
+    elif invalid > 0:
+        said = f"no errors reported{f' ({note})' if note else ''}; {quantity(invalid, 'match', 'matches')} invalid"
+    else:
+        said = "no errors"
     return Text(f"{said}: {summary_line(summary)}", style=style)
 
 
@@ -242,7 +258,7 @@ class TextWriter(Writer):
     def finish(self, summary: Summary) -> None:
         self._print_rows()
         if not self.quiet:
-            self.console.print(verdict(summary), soft_wrap=True)
+            self.console.print(verdict(summary, self.note), soft_wrap=True)
 
 
 #: The width of text written to a file or pipe: no terminal to fit, so rows are not folded to 80 columns.

@@ -1,0 +1,209 @@
+"""Configuration files: ``[tool.drawlog]`` in ``pyproject.toml``, or a ``drawlog.toml``.
+
+:func:`find_config` looks from a folder upwards, as ruff does: the first folder
+holding a ``drawlog.toml``, or a ``pyproject.toml`` with a ``[tool.drawlog]``
+table, gives the settings (``drawlog.toml`` wins in the same folder).
+:func:`load_config` reads one file; an unknown key or a value of the wrong
+type is a :class:`ConfigError` naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from pathlib import Path
+from typing import Any
+
+from ..errors import DrawlogError
+from .rules import RULES_BY_CODE, select_codes
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+CONFIG_NAMES = ("drawlog.toml", "pyproject.toml")
+#: The values ``format`` takes: ``validate --format``'s.
+FORMATS = ("text", "concise", "json", "jsonl", "github", "sarif", "junit", "gitlab")
+
+#: Every key a configuration may hold, and the kind of value it takes.
+KEYS = {
+    "select": "a list of codes or prefixes",
+    "ignore": "a list of codes or prefixes",
+    "extend-select": "a list of codes or prefixes",
+    "extend-ignore": "a list of codes or prefixes",
+    "per-file-ignores": "a table of glob = list of codes",
+    "format": f"one of {', '.join(FORMATS)}",
+    "max-per-match": "a whole number of 1 or more",
+    "jobs": "a whole number of 1 or more",
+}
+
+
+class ConfigError(DrawlogError):
+    """A configuration file that cannot be read, or a key in it that is unknown or of the wrong type."""
+
+
+@dataclass
+class Settings:
+    """What a configuration file sets (``None`` or empty: not set). ``path`` is the file read, if any."""
+
+    path: Path | None = None
+    select: list[str] | None = None
+    ignore: list[str] | None = None
+    extend_select: list[str] = field(default_factory=list)
+    extend_ignore: list[str] = field(default_factory=list)
+    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
+    format: str | None = None
+    max_per_match: int | None = None
+    jobs: int | None = None
+
+    def where(self, key: str) -> str:
+        """``FILE: key`` (``[tool.drawlog] key`` in a pyproject.toml), for error messages."""
+        if self.path is None:
+            return key
+        table = "[tool.drawlog] " if self.path.name == "pyproject.toml" else ""
+        return f"{self.path}: {table}{key}"
+
+    def codes(self, select: list[str] | None, ignore: list[str] | None, extend_select: list[str] | None,
+              extend_ignore: list[str] | None) -> frozenset[str]:
+        """The codes reported, the command line's options (``None``: not given) over this file's.
+
+        ``--select`` replaces the file's ``select`` and ``extend-select``;
+        ``--ignore`` replaces its ``ignore``; ``extend-ignore`` and the other
+        ``extend-select`` add up. ``ValueError`` names an unknown code.
+        """
+        chosen = select if select is not None else self.select
+        extended = [*(self.extend_select if select is None else []), *(extend_select or [])]
+        dropped = [*(ignore if ignore is not None else self.ignore or []), *self.extend_ignore, *(extend_ignore or [])]
+        return select_codes([*chosen, *extended] if chosen else None, dropped)
+
+    def ignored_in(self, file: str) -> frozenset[str]:
+        """The codes ``per-file-ignores`` drops for ``file`` (as violations name it).
+
+        A glob matches the file as given, its path relative to the configuration's
+        folder, or (a glob without ``/``) its name.
+        """
+        if not self.per_file_ignores:
+            return frozenset()
+        names = {file.replace(os.sep, "/")}
+        if self.path is not None:
+            try:
+                names.add(Path(os.path.relpath(Path(file).resolve(), self.path.parent.resolve())).as_posix())
+            except (OSError, ValueError):
+                pass
+        base = file.replace(os.sep, "/").rsplit("/", 1)[-1]
+        dropped: list[str] = []
+        for pattern, codes in self.per_file_ignores.items():
+            glob = pattern.replace(os.sep, "/").removeprefix("./")
+            if any(fnmatchcase(name, glob) for name in names) or ("/" not in glob and fnmatchcase(base, glob)):
+                dropped.extend(codes)
+        return frozenset(RULES_BY_CODE) - select_codes(None, dropped) if dropped else frozenset()
+
+
+def find_config(start: str | os.PathLike[str] | None = None) -> Path | None:
+    """The configuration file that applies in ``start`` (the current folder): the nearest upwards, or None."""
+    folder = Path(start if start is not None else os.getcwd()).resolve()
+    for place in (folder, *folder.parents):
+        own = place / "drawlog.toml"
+        if own.is_file():
+            return own
+        project = place / "pyproject.toml"
+        if project.is_file() and _has_drawlog_table(project):
+            return project
+    return None
+
+
+def _has_drawlog_table(path: Path) -> bool:
+    """Whether a pyproject.toml has ``[tool.drawlog]`` (one that cannot be parsed has it if it says so)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    try:
+        return isinstance(tomllib.loads(text).get("tool", {}).get("drawlog"), dict)
+    except tomllib.TOMLDecodeError:
+        return "[tool.drawlog" in text  # broken: load_config says where
+
+
+def load_config(path: str | os.PathLike[str]) -> Settings:
+    """Read the settings of one file: ``[tool.drawlog]`` of a ``pyproject.toml``, else the file's top level."""
+    where = Path(path)
+    try:
+        with open(where, "rb") as handle:
+            document = tomllib.load(handle)
+    except OSError as error:
+        raise ConfigError(f"cannot read the configuration {where}: {error.strerror or error}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{where}: not valid TOML: {error}") from None
+    if where.name == "pyproject.toml":
+        tool = document.get("tool", {})
+        table = tool.get("drawlog", {}) if isinstance(tool, dict) else {}
+        if not isinstance(table, dict):
+            raise ConfigError(f"{where}: [tool.drawlog] must be a table")
+    else:
+        table = document
+    return _settings(where, table)
+
+
+def _settings(path: Path, table: dict[str, Any]) -> Settings:
+    settings = Settings(path=path)
+    for name, value in table.items():
+        if name not in KEYS:
+            close = [key for key in KEYS if key.replace("-", "_") == name or key.replace("-", "") == name]
+            hint = f" (did you mean {close[0]!r}?)" if close else f" (keys: {', '.join(KEYS)})"
+            raise ConfigError(f"{settings.where(name)}: unknown key{hint}")
+        if not _fits(name, value):
+            raise ConfigError(f"{settings.where(name)}: must be {KEYS[name]}, not {_kind(value)}")
+        attribute = name.replace("-", "_")
+        setattr(settings, attribute, dict(value) if isinstance(value, dict) else value)
+    for name in ("select", "ignore", "extend-select", "extend-ignore"):
+        try:
+            select_codes(None, getattr(settings, name.replace("-", "_")))
+        except ValueError as error:
+            raise ConfigError(f"{settings.where(name)}: {error}") from None
+    for glob, codes in settings.per_file_ignores.items():
+        try:
+            select_codes(None, codes)
+        except ValueError as error:
+            raise ConfigError(f"{settings.where('per-file-ignores')} {glob!r}: {error}") from None
+    return settings
+
+
+def _codes_list(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _fits(name: str, value: object) -> bool:
+    if name == "per-file-ignores":
+        return isinstance(value, dict) and all(_codes_list(codes) for codes in value.values())
+    if name == "format":
+        return value in FORMATS
+    if name in ("max-per-match", "jobs"):
+        return type(value) is int and value >= 1
+    return _codes_list(value)
+
+
+def _kind(value: object) -> str:
+    if isinstance(value, bool):
+        return f"a boolean ({str(value).lower()})"
+    if isinstance(value, int):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"a string ({value!r})"
+    if isinstance(value, list):
+        return "a list holding something else than strings"
+    if isinstance(value, dict):
+        return "a table"
+    return type(value).__name__
+
+
+def resolve_settings(config: str | None, isolated: bool) -> Settings:
+    """The settings a command runs with: ``--isolated`` none, ``--config FILE`` that file, else the one found."""
+    if isolated:
+        return Settings()
+    if config is not None:
+        return load_config(config)
+    found = find_config()
+    return load_config(found) if found is not None else Settings()

@@ -1,0 +1,214 @@
+"""``drawlog filter``: pick matches out of logs and write each one whole, one after another.
+
+Two passes over each input. The first validates it (a :class:`Validator` with an
+:class:`Observer` on its replay) and learns each match's players, tournament,
+validity and first ``match_start`` line; the second copies the lines of the
+matches chosen into one spool file per match in a temporary folder, so nothing
+holds a whole log in memory and interleaved matches come out one after another.
+A line belongs to a match when it carries the match's id and comes at or after
+its first ``match_start``; other lines (blank, broken, of no known match) are
+not copied.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import sys
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import msgspec
+
+from ..errors import InputError
+from ..log.events import MatchEnd, MatchStart
+from ..log.reader import LongLine, Source, read_blocks
+from .replay import Observer, Table
+from .validator import Validator
+from .violations import Violation
+
+_COMPRESSED = ((b"\x1f\x8b", ".jsonl.gz"), (b"\x28\xb5\x2f\xfd", ".jsonl.zst"))
+#: Spool files kept open at once (interleaved matches): the least recently written one is closed first.
+_OPEN_SPOOLS = 64
+
+
+class _Tag(msgspec.Struct):
+    """The one field the copying pass reads from each line."""
+
+    match: Any = None
+
+
+_TAG = msgspec.json.Decoder(_Tag)
+
+
+@dataclass
+class MatchInfo:
+    """One match of one input: where it starts, who plays, its tournament, whether it is valid."""
+
+    input: int
+    id: str
+    start: int
+    file: str
+    players: list[str] = field(default_factory=list)
+    tournament: str | None = None
+    valid: bool = True
+    lines: int = 0
+
+
+@dataclass(frozen=True)
+class Criteria:
+    """What ``filter`` keeps: every given condition must hold (each list: any of its values)."""
+
+    valid: bool | None = None
+    players: frozenset[str] = frozenset()
+    matches: frozenset[str] = frozenset()
+    tournaments: frozenset[str] = frozenset()
+
+    def wants(self, info: MatchInfo) -> bool:
+        """Whether the match meets every condition."""
+        return ((self.valid is None or info.valid == self.valid)
+                and (not self.players or not self.players.isdisjoint(info.players))
+                and (not self.matches or info.id in self.matches)
+                and (not self.tournaments or info.tournament in self.tournaments))
+
+
+class _Learner(Observer):
+    """Hears each match start and end of one input."""
+
+    def __init__(self, found: dict[tuple[int, str], MatchInfo], file: str) -> None:
+        self.found = found
+        self.file = file
+        self.input = 0
+
+    def match_started(self, table: Table, event: MatchStart, line: int) -> None:
+        key = (self.input, table.id)
+        info = self.found.get(key)
+        if info is None:
+            meta = event.meta or {}
+            tournament = meta.get("tournament")
+            info = self.found[key] = MatchInfo(self.input, table.id, line, self.file,
+                                               tournament=None if tournament is None else str(tournament))
+        info.players.extend(name for name in event.players if name not in info.players)
+
+    def match_ended(self, table: Table, claim: MatchEnd | None, line: int) -> None:
+        info = self.found.get((self.input, table.id))
+        if info is not None and (claim is None or table.errors):
+            info.valid = False
+
+
+class MatchFilter:
+    """Chooses matches by :class:`Criteria` (:meth:`decide`), then copies them out (:meth:`spool`).
+
+    ``work`` is a temporary folder this object may fill (spools, and standard
+    input kept for the second pass).
+    """
+
+    def __init__(self, criteria: Criteria, work: Path) -> None:
+        self.criteria = criteria
+        self.work = work
+        self.validator = Validator()
+        self.found: dict[tuple[int, str], MatchInfo] = {}
+        self.sources: list[Source] = []
+
+    def decide(self, inputs: Iterable[Source | InputError]) -> Iterator[Violation]:
+        """First pass: validate every input; yields the inputs' F007 (unreadable) violations."""
+        learner = _Learner(self.found, "")
+        self.validator.replay.observer = learner
+        for item in inputs:
+            if isinstance(item, InputError):
+                yield from (found for found in self.validator.validate_inputs([item]))
+                continue
+            item = self._kept(item)
+            learner.input, learner.file = len(self.sources), item.name
+            self.sources.append(item)
+            for violation in self.validator.validate_source(item):
+                if violation.code == "F007":
+                    yield violation
+
+    def chosen(self) -> list[MatchInfo]:
+        """The matches kept, in the order their first ``match_start`` came."""
+        return sorted((info for info in self.found.values() if self.criteria.wants(info)),
+                      key=lambda info: (info.input, info.start))
+
+    def spool(self) -> list[tuple[MatchInfo, Path]]:
+        """Second pass: copy every line of the matches kept into a file of its own; each with its file, in order."""
+        chosen = self.chosen()
+        spools = {(info.input, info.id): self.work / f"match-{number}.jsonl" for number, info in enumerate(chosen)}
+        by_input: dict[int, dict[str, MatchInfo]] = {}
+        for info in chosen:
+            by_input.setdefault(info.input, {})[info.id] = info
+        handles: OrderedDict[Path, BinaryIO] = OrderedDict()
+        try:
+            for index, wanted in sorted(by_input.items()):
+                self._copy(self.sources[index], index, wanted, spools, handles)
+        finally:
+            for handle in handles.values():
+                handle.close()
+        for path in spools.values():
+            path.touch()
+        return [(info, spools[(info.input, info.id)]) for info in chosen]
+
+    def _copy(self, source: Source, index: int, wanted: dict[str, MatchInfo],
+              spools: dict[tuple[int, str], Path], handles: OrderedDict[Path, BinaryIO]) -> None:
+        number = 0
+        try:
+            blocks = read_blocks(source)
+            for block in blocks:
+                if isinstance(block, LongLine):
+                    number += 1
+                    continue
+                for raw in block.split(b"\n")[: block.count(b"\n") + (not block.endswith(b"\n"))]:
+                    number += 1
+                    try:
+                        tag = _TAG.decode(raw)
+                    except (msgspec.DecodeError, RecursionError):
+                        continue
+                    info = wanted.get(tag.match) if isinstance(tag.match, str) else None
+                    if info is None or number < info.start:
+                        continue
+                    info.lines += 1
+                    _spool_handle(spools[(index, info.id)], handles).write(raw + b"\n")
+        except InputError:
+            pass  # reported by the first pass (F007); the lines read before the fault are kept
+
+    def _kept(self, source: Source) -> Source:
+        """A source that can be read twice: standard input or a pipe is first copied into ``work``."""
+        if source.path is not None:
+            try:
+                if stat.S_ISREG(os.stat(source.path).st_mode):
+                    return source
+            except OSError:
+                return source  # the first pass reports it
+        try:
+            stream: BinaryIO = sys.stdin.buffer if source.path is None else open(source.path, "rb")  # noqa: SIM115
+        except (OSError, AttributeError):
+            return source
+        head = stream.peek(4)[:4] if hasattr(stream, "peek") else b""
+        suffix = next((name for magic, name in _COMPRESSED if head.startswith(magic)), ".jsonl")
+        kept = self.work / f"input-{len(self.sources)}{suffix}"
+        with open(kept, "wb") as copy:
+            shutil.copyfileobj(stream, copy)
+        if source.path is not None:
+            stream.close()
+        return Source(source.name, kept)
+
+
+def _spool_handle(path: Path, handles: OrderedDict[Path, BinaryIO]) -> BinaryIO:
+    handle = handles.get(path)
+    if handle is not None:
+        handles.move_to_end(path)
+        return handle
+    if len(handles) >= _OPEN_SPOOLS:
+        handles.popitem(last=False)[1].close()
+    handle = handles[path] = open(path, "ab")  # noqa: SIM115 - closed by the caller
+    return handle
+
+
+def safe_name(text: str) -> str:
+    """A file name from a match id or tournament: letters, digits, ``.``, ``_`` and ``-`` kept, the rest ``_``."""
+    name = "".join(char if char.isascii() and (char.isalnum() or char in "._-") else "_" for char in text)
+    return name.strip(".") or "_"
