@@ -8,7 +8,11 @@ import gzip
 import json
 import subprocess
 import sys
-import tomllib
+
+try:
+    import tomllib
+except ImportError:  # Python 3.10: the dependency tomli is the same parser
+    import tomli as tomllib
 from pathlib import Path
 
 import pytest
@@ -350,3 +354,14 @@ def test_select_w_does_not_say_no_errors_while_matches_are_invalid(logs: Path):
     assert last.startswith("no errors reported (select: W); 1 match invalid:"), last
     concise = cli("validate", "bad.jsonl", "--select", "W", "-f", "concise").stdout.strip().splitlines()[-1]
     assert concise.startswith("no errors reported (select: W); 1 match invalid")
+
+
+def test_tables_functions_take_str_or_path(tmp_path):
+    from drawlog.tables.dataset import open_tables, write_tables
+    from drawlog.tables.reports import leaderboard, query
+
+    sample = str(Path(__file__).resolve().parent.parent / "sample_logs" / "all-fives.jsonl")
+    for out in (str(tmp_path / "as-str"), tmp_path / "as-path"):
+        summary = write_tables([sample], out)
+        assert summary.matches == 4 and set(open_tables(out)) >= {"matches", "moves"}
+        assert leaderboard(out).height and query(out, "SELECT count(*) AS n FROM matches")["n"][0] == 4

@@ -15,7 +15,7 @@ import os
 import shutil
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -52,8 +52,8 @@ def check_out_dir(out: Path) -> None:
 
 
 def write_tables(
-    paths: list[str],
-    out: Path,
+    paths: Sequence[str | Path],
+    out: str | Path,
     partition_by: str | None = None,
     validator: Validator | None = None,
     jobs: int = 1,
@@ -71,6 +71,7 @@ def write_tables(
     the violations table and the summary), as ``validator`` does when given;
     the replay checks every rule.
     """
+    names, out = [str(path) for path in paths], Path(out)
     if partition_by is not None and partition_by not in PARTITION_KEYS:
         raise OutputError(f"cannot partition by {partition_by!r}: choose one of {', '.join(PARTITION_KEYS)}")
     check_out_dir(out)
@@ -79,7 +80,7 @@ def write_tables(
     flat = staging / "_flat" if partition_by else staging
     flat.mkdir(parents=True)
     try:
-        inputs = list(expand_paths(paths))
+        inputs = list(expand_paths(names))
         done = None
         jobs = min(jobs, len(inputs), os.cpu_count() or 1)  # more processes than inputs or cores gain nothing
         if jobs > 1 and not any(isinstance(item, Source) and item.name == STDIN for item in inputs):
@@ -92,7 +93,7 @@ def write_tables(
         if partition_by:
             _partition(flat, staging, partition_by)
             shutil.rmtree(flat)
-        _write_manifest(staging, paths, partition_by, summary, rows)
+        _write_manifest(staging, names, partition_by, summary, rows)
         _swap_in(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -337,7 +338,7 @@ def table_sources(folder: Path) -> Iterator[tuple[str, Path, bool]]:
             yield name, folder / name, True
 
 
-def open_tables(folder: Path):  # noqa: ANN201 - dict[str, polars.LazyFrame]
+def open_tables(folder: str | Path):  # noqa: ANN201 - dict[str, polars.LazyFrame]
     """The tables of a statistics folder as polars LazyFrames, by name.
 
     A folder drawlog did not write, one of an older table format, a table
@@ -347,6 +348,7 @@ def open_tables(folder: Path):  # noqa: ANN201 - dict[str, polars.LazyFrame]
     import polars as pl
     import pyarrow.parquet as pq
 
+    folder = Path(folder)
     if not (folder / MANIFEST).is_file():
         raise OutputError(_not_a_statistics_folder(folder))
     again = f"write it again with `drawlog stats {_inputs_of(folder / MANIFEST)} --out {_quoted(folder)}`"

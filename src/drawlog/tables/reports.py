@@ -36,7 +36,7 @@ def _counted(include_invalid: bool) -> pl.Expr:
     return FINISHED if include_invalid else FINISHED & pl.col("valid")
 
 
-def query(folder: Path, sql: str) -> pl.DataFrame:
+def query(folder: str | Path, sql: str) -> pl.DataFrame:
     """Run SQL over the tables by their names (matches, rounds, players, moves, violations)."""
     context = pl.SQLContext(frames=open_tables(folder), eager=False)
     return context.execute(sql).collect()
@@ -47,7 +47,7 @@ def _of_variant(frame: pl.LazyFrame, variant: str | None) -> pl.LazyFrame:
     return frame if variant is None else frame.filter(pl.col("variant") == variant)
 
 
-def ratings(folder: Path, variant: str | None = None, include_invalid: bool = False) -> pl.DataFrame:
+def ratings(folder: str | Path, variant: str | None = None, include_invalid: bool = False) -> pl.DataFrame:
     """A Plackett–Luce rating per player and variant (openskill) from valid finished matches, in time order.
 
     Finished: with their match_end, a score at the target, replayed; valid:
@@ -88,7 +88,7 @@ def ratings(folder: Path, variant: str | None = None, include_invalid: bool = Fa
                                                   descending=[False, True, False])
 
 
-def leaderboard(folder: Path, by: str | None = None, sort: str = "rating", reverse: bool = False,
+def leaderboard(folder: str | Path, by: str | None = None, sort: str = "rating", reverse: bool = False,
                 variant: str | None = None, include_invalid: bool = False) -> pl.DataFrame:
     """Per player and variant (and per ``by`` column of the matches, e.g. tournament): results, habits, faults.
 
@@ -170,7 +170,7 @@ def _share(part: pl.Expr, whole: pl.Expr) -> pl.Expr:
     return pl.when(whole > 0).then(part / whole)
 
 
-def audit_summary(folder: Path, top: int = 5) -> dict[str, pl.DataFrame]:
+def audit_summary(folder: str | Path, top: int = 5) -> dict[str, pl.DataFrame]:
     """What an audit prints: matches by variant, violations by code, and the players and files with most errors."""
     tables = open_tables(folder)
     violations = tables["violations"]
