@@ -46,6 +46,7 @@ def test_readme_python_sample_runs(tmp_path, monkeypatch):
     assert code is not None
     namespace: dict = {}
     exec(compile(code.group(1), "README.md", "exec"), namespace)  # noqa: S102
+    assert namespace["frame"].columns[:3] == ["file", "line", "match"] and namespace["summary"].unreadable == 1
     state = namespace["state"]
     assert (state.line.left, state.line.right) == (1, 4)
     assert [fault.code for fault in state.check_pass(1)] == ["M207", "M208"]
