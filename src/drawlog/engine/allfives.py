@@ -150,16 +150,13 @@ class FivesRound(Round):
         self, seat: int, halves: tuple[int, int], end: str | None = None
     ) -> tuple[tuple[Fault, ...], Placement | None]:
         """M202, M203, M204, M211, M212, M201, M209; and how to place the tile (``None``: impossible)."""
-        if self.reason is not None:
-            return (_over(self, "plays"),), None
         tile = tile_id(halves)
+        faults = self._before_play(seat, tile)
+        if self.reason is not None:
+            return tuple(faults), None
         tableau = self.tableau
-        faults = []
-        if seat != self.turn:
-            faults.append(_out_of_turn(self, seat, "plays"))
-        if not (self.hands[seat] | self.missing) >> tile & 1:
-            faults.append(self._not_held(seat, tile))
-        elif seat == self.turn and self.must_place != NO_TILE and tile != self.must_place:
+        held = (self.hands[seat] | self.missing) >> tile & 1
+        if held and seat == self.turn and self.must_place != NO_TILE and tile != self.must_place:
             faults.append(Fault("M211", f"plays {label(tile)}; {label(self.must_place)}, just drawn, fits "
                                         f"and must be placed at once"))
         if tableau.is_empty:  # the opening tile: ``end`` is ignored, the tile opens as written

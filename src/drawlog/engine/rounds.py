@@ -263,15 +263,11 @@ class Round:
         self, seat: int, halves: tuple[int, int], end: str | None = None
     ) -> tuple[tuple[Fault, ...], Placement | None]:
         """The rules placing ``halves`` on ``end`` breaks, and how to place it (``None``: impossible)."""
-        if self.reason is not None:
-            return (_over(self, "plays"),), None
         tile = tile_id(halves)
+        faults = self._before_play(seat, tile)
+        if self.reason is not None:
+            return tuple(faults), None
         line = self.line
-        faults = []
-        if seat != self.turn:
-            faults.append(_out_of_turn(self, seat, "plays"))
-        if not (self.hands[seat] | self.missing) >> tile & 1:
-            faults.append(self._not_held(seat, tile))
         options = line.placements(halves)
         ends = line.resolve(halves, end)
         if end is not None and ends is None and end != LEFT and end != RIGHT:
@@ -293,6 +289,15 @@ class Round:
         elif end is None:
             end = LEFT if options.get(LEFT) == ends else RIGHT
         return tuple(faults), Placement(tile, end, ends)
+
+    def _before_play(self, seat: int, tile: int) -> list[Fault]:
+        """M209 for a play after the round (nothing else then), else M201 and M202 as they apply."""
+        if self.reason is not None:
+            return [_over(self, "plays")]
+        faults = [_out_of_turn(self, seat, "plays")] if seat != self.turn else []
+        if not (self.hands[seat] | self.missing) >> tile & 1:
+            faults.append(self._not_held(seat, tile))
+        return faults
 
     def can_play(self, seat: int, halves: tuple[int, int], end: str | None = None) -> bool:
         """Whether ``seat`` may place ``halves`` on ``end`` now."""
