@@ -457,3 +457,110 @@ def test_ctrl_c_during_parallel_stats_prints_no_traceback_and_keeps_the_old_tabl
     assert not list(tmp_path.glob(".out.partial-*"))
     result = cli("query", out, "SELECT count(*) AS n FROM matches", "-f", "json")
     assert json.loads(result.stdout) == [{"n": 1}]
+
+
+# -- 3. compression bombs and blank runs ----------------------------------------------------------------
+
+
+def peak_rss_mb(args: list[str]) -> tuple[float, subprocess.CompletedProcess[bytes]]:
+    """The peak memory (MB) of ``drawlog ARGS`` in a fresh child process, and what it printed."""
+    code = ("import resource, sys\nfrom drawlog.cli import main\nsys.argv = ['drawlog', *sys.argv[1:]]\n"
+            "try:\n    main()\nfinally:\n"
+            "    sys.stderr.write(f'\\nPEAK {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n')")
+    proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, timeout=300, check=False)
+    peak = int(proc.stderr.rsplit(b"PEAK ", 1)[1]) / 1024
+    return peak, proc
+
+
+def zstd_bomb(path: Path, unit: bytes, frame_bytes: int = 1 << 26, frames: int = 4) -> Path:
+    """``frames`` zstd frames of ``frame_bytes`` of ``unit`` repeated: 256 MB in a few KB."""
+    frame = zstandard.ZstdCompressor(level=19).compress(unit * (frame_bytes // len(unit)))
+    path.write_bytes(frame * frames)
+    return path
+
+
+def test_a_zstd_bomb_is_read_in_bounded_memory_as_one_f001_and_warned_once(tmp_path: Path) -> None:
+    bomb = zstd_bomb(tmp_path / "bomb.jsonl.zst", b"x")  # one line of 256 MB
+    small = write_log(tmp_path / "small.jsonl")
+    assert bomb.stat().st_size < 16_000
+    base, _ = peak_rss_mb(["validate", str(small), "-f", "json"])
+    peak, proc = peak_rss_mb(["validate", str(bomb), "-f", "json"])
+    document = json.loads(proc.stdout)
+    assert proc.returncode == 1
+    assert [(v["line"], v["code"]) for v in document["violations"]] == [(1, "F001")]
+    assert "268,435,456 bytes long" in document["violations"][0]["message"]
+    [said] = document["summary"]["decompression"]
+    assert said.startswith(f"{bomb} decompresses ") and said.endswith("×")
+    assert peak - base < 64, (base, peak)  # the bomb inflates to 256 MB
+
+
+def test_a_zstd_of_newlines_is_counted_in_bounded_memory(tmp_path: Path) -> None:
+    bomb = zstd_bomb(tmp_path / "blank.jsonl.zst", b"\n", frames=2)
+    small = write_log(tmp_path / "small.jsonl")
+    base, _ = peak_rss_mb(["validate", str(small), "-f", "json"])
+    peak, proc = peak_rss_mb(["validate", str(bomb), "-f", "json"])
+    summary = json.loads(proc.stdout)["summary"]
+    assert proc.returncode == 0
+    assert summary["lines"] == summary["blank_lines"] == 2 << 26
+    assert len(summary["decompression"]) == 1
+    assert peak - base < 64, (base, peak)
+    text = run_drawlog(["validate", str(bomb)]).stdout.decode()
+    assert "decompresses" in text and "(a compression bomb?)" in text
+
+
+def test_a_zstd_log_is_cut_into_the_blocks_of_a_plain_file() -> None:
+    import io
+
+    from drawlog.log.reader import CHUNK_BYTES, _unzstd
+
+    data = b"".join(line for index in range(40) for line in match_lines(f"m{index}", index))
+    packed = b"".join(zstandard.ZstdCompressor().compress(data[start:start + 300_000])
+                      for start in range(0, len(data), 300_000))
+    chunks = list(_unzstd(io.BytesIO(packed), "log.jsonl.zst"))
+    assert b"".join(chunks) == data
+    assert {len(chunk) for chunk in chunks[:-1]} == {CHUNK_BYTES}
+    with pytest.raises(Exception, match="ends early"):
+        list(_unzstd(io.BytesIO(packed[:-5]), "log.jsonl.zst"))
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".jsonl.gz", ".jsonl.zst"])
+def test_runs_of_blank_lines_are_counted_at_once_and_lines_keep_their_numbers(
+        tmp_path: Path, suffix: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from drawlog.check.validator import Validator
+
+    lines = match_lines()
+    blank = b"\n" * 300_000 + b"  \r\n\t\n" * 1000
+    events = [json.loads(line) for line in lines]
+    events[3]["seq"] = 99  # an F003 on the 4th event
+    encoded = [json.dumps(event).encode() + b"\n" for event in events]
+    data = blank + b"".join(encoded[:3]) + blank + b"".join(encoded[3:6]) + blank + b"".join(encoded[6:]) + blank
+    pack = {".jsonl": bytes, ".jsonl.gz": gzip.compress, ".jsonl.zst": zstandard.ZstdCompressor().compress}[suffix]
+    path = tmp_path / f"blank{suffix}"
+    path.write_bytes(pack(data))
+    calls = 0
+    decode_line = Validator.decode_line
+
+    def counted(self: Validator, raw: bytes, number: int) -> object:
+        nonlocal calls
+        calls += 1
+        return decode_line(self, raw, number)
+
+    monkeypatch.setattr(Validator, "decode_line", counted)
+    validator = Validator()
+    found = list(validator.validate_paths([str(path)]))
+    blank_lines = blank.count(b"\n")
+    assert calls < 100  # not one call per blank line
+    assert validator.summary.lines == 4 * blank_lines + len(lines)
+    assert validator.summary.blank_lines == 4 * blank_lines
+    assert validator.summary.events == len(lines)
+    assert [(v.line, v.code) for v in found][:1] == [(2 * blank_lines + 4, "F003")]
+
+
+def test_a_gzip_of_blank_lines_costs_little(tmp_path: Path) -> None:
+    path = tmp_path / "blank.jsonl.gz"
+    path.write_bytes(gzip.compress(b"\n" * (1 << 23), 9))  # 8 KB
+    proc = run_drawlog(["validate", str(path), "-f", "json"])
+    summary = json.loads(proc.stdout)["summary"]
+    assert proc.returncode == 0
+    assert summary["blank_lines"] == 1 << 23
+    assert summary["decompression"] == []  # under the size that warns

@@ -35,6 +35,8 @@ _ANY_DECODER = msgspec.json.Decoder()
 # Two JSON objects on one line: the only way a block's event count can match its line count by luck.
 _TWO_ON_ONE_LINE = re.compile(rb"\}[ \t\r]*\{")
 _BLOCK_LINES = 1024
+#: A run of blank lines (whitespace only, as :meth:`bytes.isspace` has it), counted at once.
+_BLANK_RUN = re.compile(rb"(?m)^[ \t\r\n\x0b\x0c]*\n")
 _TOO_DEEP = f"event does not fit the format: nested too deeply (over {MAX_NESTING} levels of arrays and objects)"
 
 
@@ -70,7 +72,7 @@ class Validator:
     def validate_source(self, source: Source) -> Iterator[Violation]:
         """Validate one file or standard input; an unreadable one is reported as F007."""
         try:
-            blocks = read_blocks(source)
+            blocks = read_blocks(source, self._inflated)
         except InputError as error:
             yield from self._unreadable(error)
             return
@@ -106,6 +108,10 @@ class Validator:
         self.reporter.file = printable(file)
         self.summary.files += 1
 
+    def _inflated(self, ratio: int) -> None:
+        """The input being read inflated ``ratio`` times: said once, in the summary."""
+        self.summary.decompression.append(f"{self.reporter.file} decompresses {ratio:,}×")
+
     def _unreadable(self, error: InputError) -> Iterator[Violation]:
         self.summary.unreadable += 1
         self.reporter.file = printable(error.path)
@@ -117,7 +123,6 @@ class Validator:
         self.start_input(file)
         summary, reporter = self.summary, self.reporter
         skipped_before = summary.blank_lines + summary.invalid_lines
-        decode_lines = _DECODER.decode_lines
         replay = self.replay
         found = reporter.found
         number = 0
@@ -130,29 +135,38 @@ class Validator:
                     continue
                 if self.on_block is not None:
                     self.on_block(len(block))
-                count = block.count(b"\n") + (not block.endswith(b"\n"))
-                events = None
-                if _TWO_ON_ONE_LINE.search(block) is None:
-                    try:
-                        events = decode_lines(block)
-                    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
-                        pass
-                if events is not None and len(events) == count:
-                    index = 0
-                    while index < count:
-                        replayed = replay.feed(events, index, number)
-                        number += replayed - index
-                        index = replayed
+                if block.isspace():  # blank lines only: counted at once
+                    blank = block.count(b"\n") + (not block.endswith(b"\n"))
+                    number += blank
+                    summary.blank_lines += blank
+                    continue
+                events = _decoded(block)
+                parts: list[bytes | int] = [block]
+                if events is None and _BLANK_RUN.search(block) is not None:
+                    parts = _blank_runs(block)  # runs of blank lines counted at once, the rest decoded
+                for part in parts:
+                    if isinstance(part, int):
+                        number += part
+                        summary.blank_lines += part
+                        continue
+                    if part is not block:
+                        events = _decoded(part)
+                    if events is not None:
+                        index, count = 0, len(events)
+                        while index < count:
+                            replayed = replay.feed(events, index, number)
+                            number += replayed - index
+                            index = replayed
+                            if found:
+                                yield from reporter.flush()
+                        continue
+                    for raw in part.split(b"\n")[:part.count(b"\n") + (not part.endswith(b"\n"))]:
+                        number += 1
+                        decoded = self.decode_line(raw, number)
+                        if decoded is not None:
+                            replay.dispatch(decoded, number)
                         if found:
                             yield from reporter.flush()
-                    continue
-                for raw in block.split(b"\n")[:count]:
-                    number += 1
-                    decoded = self.decode_line(raw, number)
-                    if decoded is not None:
-                        replay.dispatch(decoded, number)
-                    if found:
-                        yield from reporter.flush()
         except InputError as error:
             reporter.emit("F007", f"{error.reason}; stopped after line {number}", number + 1)
         else:
@@ -233,6 +247,31 @@ class Validator:
         self._invalid("F002", problem, number, match_id, round_number, player)
         self.replay.invalid_line(match_id, obj.get("seq"), number, round_number)
         return None
+
+
+def _decoded(block: bytes) -> list[AnyEvent] | None:
+    """The events of a block of lines decoded in one call; None unless every line is one well-formed event."""
+    if _TWO_ON_ONE_LINE.search(block) is not None:
+        return None
+    try:
+        events: list[AnyEvent] = _DECODER.decode_lines(block)
+    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+        return None
+    return events if len(events) == block.count(b"\n") + (not block.endswith(b"\n")) else None
+
+
+def _blank_runs(block: bytes) -> list[bytes | int]:
+    """A block cut at its runs of blank lines: the lines between as bytes, each run as its number of lines."""
+    parts: list[bytes | int] = []
+    start = 0
+    for run in _BLANK_RUN.finditer(block):
+        if run.start() > start:
+            parts.append(block[start:run.start()])
+        parts.append(block.count(b"\n", run.start(), run.end()))
+        start = run.end()
+    if start < len(block):
+        parts.append(block[start:])
+    return parts
 
 
 def _split_text(text: str | bytes | bytearray | memoryview) -> list[bytes]:

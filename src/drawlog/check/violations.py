@@ -40,6 +40,8 @@ class Summary(msgspec.Struct, kw_only=True):
     blank_lines: int = 0
     invalid_lines: int = 0
     unreadable: int = 0
+    #: Compressed inputs that inflate absurdly (a compression bomb?): ``"FILE decompresses 30,000×"``, one each.
+    decompression: list[str] = msgspec.field(default_factory=list)
     complete_matches: int = 0
     valid_matches: int = 0
     #: Violations found but not reported, past ``--max-per-match`` for their match.

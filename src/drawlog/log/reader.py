@@ -16,7 +16,7 @@ import re
 import stat
 import sys
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -29,6 +29,13 @@ STDIN = "-"
 CHUNK_BYTES = 1 << 16
 #: Longest line kept; a longer one is skipped and reported.
 MAX_LINE_BYTES = 1 << 20
+#: Compressed bytes handed to the zstd decoder at a time. A block of 128 KB can take 4 bytes, so at most
+#: about 8 MB come out of one slice: a compression bomb is read in bounded memory.
+ZSTD_SLICE_BYTES = 1 << 8
+#: A compressed input that inflates more than this many times (and to more than
+#: :data:`BOMB_MIN_BYTES`) is reported once: no real log compresses so well.
+BOMB_RATIO = 1_000
+BOMB_MIN_BYTES = 1 << 26
 _BOM = b"\xef\xbb\xbf"
 _GZIP_MAGIC = b"\x1f\x8b"
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
@@ -158,15 +165,18 @@ def _logs_in(folder: Path) -> list[Path]:
     return sorted(found)
 
 
-def read_blocks(source: Source) -> Iterator[bytes | LongLine]:
+def read_blocks(source: Source, on_ratio: Callable[[int], None] | None = None) -> Iterator[bytes | LongLine]:
     """The source's lines, decompressed, grouped in blocks of whole lines.
 
     The first block is read at once, so an unopenable or binary source raises
     :class:`InputError` before anything is yielded; corrupt or truncated
     compression raises it later, after the blocks read before the fault. An
-    empty source yields no block.
+    empty source yields no block. Compressed data is cut into blocks as plain
+    data is, in bounded memory whatever it inflates to; ``on_ratio``, when
+    given, hears once, at the end, how many times a compressed file inflated
+    when that is over :data:`BOMB_RATIO` (and over :data:`BOMB_MIN_BYTES`).
     """
-    chunks = _chunks(source)
+    chunks = _chunks(source, on_ratio)
     try:
         first = _first_chunk(chunks)
     except InputError:
@@ -254,7 +264,7 @@ def _continue(first: bytes, chunks: Iterator[bytes]) -> Iterator[bytes]:
     yield from chunks
 
 
-def _chunks(source: Source) -> Iterator[bytes]:
+def _chunks(source: Source, on_ratio: Callable[[int], None] | None = None) -> Iterator[bytes]:
     if source.path is None:
         yield from _standard_input(source.name)
         return
@@ -264,11 +274,20 @@ def _chunks(source: Source) -> Iterator[bytes]:
         raise InputError(source.name, f"cannot open: {error.strerror or error}") from None
     with raw:
         name = source.path.name.lower()
-        if name.endswith(".gz"):
-            with gzip.GzipFile(fileobj=raw, mode="rb") as unpacked:
-                yield from _read_all(unpacked)  # type: ignore[arg-type]
-        elif name.endswith(".zst"):
-            yield from _unzstd(raw, source.name)
+        if name.endswith((".gz", ".zst")):
+            unpacked = 0
+            if name.endswith(".gz"):
+                with gzip.GzipFile(fileobj=raw, mode="rb") as stream:
+                    for chunk in _read_all(stream):  # type: ignore[arg-type]
+                        unpacked += len(chunk)
+                        yield chunk
+            else:
+                for chunk in _unzstd(raw, source.name):
+                    unpacked += len(chunk)
+                    yield chunk
+            packed = raw.tell()
+            if on_ratio is not None and unpacked >= BOMB_MIN_BYTES and unpacked > BOMB_RATIO * max(packed, 1):
+                on_ratio(unpacked // max(packed, 1))
         elif not stat.S_ISREG(os.fstat(raw.fileno()).st_mode):  # a pipe: named by number, not by its data
             yield from _sniffed(raw, source.name)
         else:
@@ -304,7 +323,12 @@ def _read_all(stream: BinaryIO) -> Iterator[bytes]:
 
 
 def _unzstd(raw: BinaryIO, name: str) -> Iterator[bytes]:
-    """Decompress zstd frames one after another; a frame cut short is an error."""
+    """Decompress zstd frames one after another, in chunks of :data:`CHUNK_BYTES`; a frame cut short is an error."""
+    yield from _in_chunks(_zstd_pieces(raw, name))
+
+
+def _zstd_pieces(raw: BinaryIO, name: str) -> Iterator[bytes]:
+    """The decompressed data of zstd frames, fed to the decoder :data:`ZSTD_SLICE_BYTES` at a time."""
     import zstandard
 
     context = zstandard.ZstdDecompressor()
@@ -314,19 +338,42 @@ def _unzstd(raw: BinaryIO, name: str) -> Iterator[bytes]:
         data = raw.read(CHUNK_BYTES)
         if not data:
             break
-        while data:
+        start = 0
+        while start < len(data):
             in_frame = True
-            out = decompressor.decompress(data)
+            piece = data[start:start + ZSTD_SLICE_BYTES]
+            start += len(piece)
+            out = decompressor.decompress(piece)
             if out:
                 yield out
             if decompressor.eof:
-                data = decompressor.unused_data
+                data = decompressor.unused_data + data[start:]
+                start = 0
                 decompressor = context.decompressobj()
                 in_frame = False
-            else:
-                data = b""
     if in_frame:
         raise InputError(name, "compressed stream ends early (truncated file)")
+
+
+def _in_chunks(pieces: Iterator[bytes]) -> Iterator[bytes]:
+    """The data of ``pieces`` again, cut into chunks of exactly :data:`CHUNK_BYTES` (the last one shorter)."""
+    held: list[bytes | memoryview] = []
+    size = 0
+    for piece in pieces:
+        if size + len(piece) < CHUNK_BYTES:
+            held.append(piece)
+            size += len(piece)
+            continue
+        start = CHUNK_BYTES - size
+        held.append(memoryview(piece)[:start])
+        yield b"".join(held)
+        while len(piece) - start >= CHUNK_BYTES:
+            yield piece[start:start + CHUNK_BYTES]
+            start += CHUNK_BYTES
+        held = [piece[start:]] if start < len(piece) else []
+        size = len(piece) - start
+    if size:
+        yield b"".join(held)
 
 
 def _describe(error: BaseException) -> str:

@@ -178,6 +178,10 @@ def summary_line(summary: Summary) -> str:
                         f"{summary.invalid_lines:,} invalid)")
     if summary.unreadable:
         parts.insert(1, f"{summary.unreadable:,} unreadable")
+    if summary.decompression:
+        more = len(summary.decompression) - 3
+        parts.append(f"warning: {', '.join(map(shown, summary.decompression[:3]))}"
+                     f"{f' and {more:,} more' if more > 0 else ''} (a compression bomb?)")
     if summary.suppressed:
         parts.append(f"{summary.suppressed:,} more not shown (--max-per-match)")
     if summary.baselined:
