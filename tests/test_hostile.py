@@ -564,3 +564,44 @@ def test_a_gzip_of_blank_lines_costs_little(tmp_path: Path) -> None:
     assert proc.returncode == 0
     assert summary["blank_lines"] == 1 << 23
     assert summary["decompression"] == []  # under the size that warns
+
+
+# -- 2. memory per open match ---------------------------------------------------------------------------
+
+
+def starts_log(path: Path, count: int) -> Path:
+    """``count`` match_start lines, every match left open."""
+    path.write_text("".join(json.dumps({"type": "match_start", "match": f"m{index}", "seq": 1,
+                                        "players": ["alice", "bob"]}) + "\n" for index in range(count)))
+    return path
+
+
+def test_past_max_open_matches_the_oldest_is_closed_with_f006_and_counted(tmp_path: Path) -> None:
+    log = starts_log(tmp_path / "starts.jsonl", 10)
+    lines = b"".join(match_lines("late"))  # a whole match after them: replayed as usual
+    log.write_bytes(log.read_bytes() + lines)
+    result = cli("validate", log, "--max-open-matches", "3", "--format", "json")
+    document = json.loads(result.stdout)
+    f006 = [(v["line"], v["match"], v["message"]) for v in document["violations"] if v["code"] == "F006"]
+    assert f006[:7] == [(line, f"m{line - 1}", f"match m{line - 1} closed: more than 3 matches open at once "
+                                               f"(--max-open-matches)") for line in range(1, 8)]
+    assert [match for _, match, _ in f006[7:]] == ["m7", "m8", "m9"]  # closed early by the late match, or at the end
+    assert document["summary"]["closed_early"] == 8
+    assert {v["code"] for v in document["violations"]} == {"F006"}
+    text = cli("validate", log, "--max-open-matches", "3").stdout
+    assert "8 matches closed early (--max-open-matches)" in text
+
+
+def test_many_open_matches_cost_bounded_memory(tmp_path: Path) -> None:
+    from drawlog.check.validator import Validator
+
+    log = starts_log(tmp_path / "starts.jsonl", 60_000)
+    validator = Validator(codes=["F005"], max_open_matches=1_000)
+    import tracemalloc
+
+    tracemalloc.start()
+    assert list(validator.validate_paths([str(log)])) == []
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert validator.summary.closed_early == 59_000
+    assert peak < 30_000_000, peak  # 1,000 open matches and 60,000 ids seen, not 60,000 open matches

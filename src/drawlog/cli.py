@@ -23,6 +23,7 @@ from .check.baseline import Baseline, BaselineError, Key, Screen
 from .check.baseline import write_baseline as write_baseline_file
 from .check.config import ConfigError, Settings, resolve_settings
 from .check.rules import RULES, Rule, find_rule, select_codes
+from .check.replay import MAX_OPEN_MATCHES
 from .check.validator import Validator
 from .check.violations import Summary
 from .errors import InputError, NothingRead, OutputError, WriteFailed
@@ -289,6 +290,9 @@ def validate(
     max_per_match: Annotated[Optional[int], typer.Option(
         "--max-per-match", metavar="N", min=1, help="Report at most N violations of one match; the rest are "
                                                     "counted in the summary.")] = None,
+    max_open_matches: Annotated[int, typer.Option(
+        "--max-open-matches", metavar="N", min=1, help="Keep at most N matches open at once (default 100,000); "
+                                                       "past it the oldest is closed with F006.")] = MAX_OPEN_MATCHES,
     baseline: Annotated[Optional[str], typer.Option(
         "--baseline", metavar="FILE", help="Report only violations not in this baseline (written by "
                                            "--write-baseline); those in it are counted, not shown.")] = None,
@@ -325,6 +329,7 @@ def validate(
         summary, unread = _validate_inputs(inputs, stream, codes, output_format.value, statistics=statistics,
                                            fail_fast=fail_fast, strict=strict, quiet=quiet, color=color.value,
                                            to_file=output_file is not None, max_per_match=max_per_match,
+                                           max_open_matches=max_open_matches,
                                            screen=screen, note=_selection_note(settings, select, ignore,
                                                                                extend_select, extend_ignore))
     finally:
@@ -359,7 +364,7 @@ def _open_report(target: str) -> Any:
 def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: frozenset[str], fmt: str, *,
                      statistics: bool, fail_fast: bool, strict: bool, quiet: bool, color: str,
                      to_file: bool, max_per_match: int | None = None, screen: Screen | None = None,
-                     note: str = "") -> tuple[Summary, bool]:
+                     note: str = "", max_open_matches: int = MAX_OPEN_MATCHES) -> tuple[Summary, bool]:
     """Validate the inputs one by one into the writer of ``fmt``; the summary, and whether inputs were left unread.
 
     The progress bar (standard error) is shown on a terminal for text output or
@@ -371,7 +376,7 @@ def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: froz
     console = errors if bar and not to_file and _same_terminal() else make_console(stream, color)
     writer = make_writer(fmt, stream, statistics=statistics, console=console, quiet=quiet, strict=strict)
     writer.note = note
-    validator = Validator(codes, max_per_match)
+    validator = Validator(codes, max_per_match, max_open_matches)
     progress = ValidateProgress(inputs, errors, enabled=bar)
 
     def on_block(size: int) -> None:

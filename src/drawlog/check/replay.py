@@ -9,13 +9,14 @@ It knows nothing of files or JSON: :mod:`drawlog.validator` feeds it events.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable
 from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
 from ..engine.match import MAX_PLAYERS, MIN_PLAYERS, Match, check_players
-from ..engine.profiles import PROFILES, house_rules
+from ..engine.profiles import PROFILES, GameRules, house_rules
 from ..engine.rounds import Round
 from ..errors import Fault
 from ..log.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
@@ -30,6 +31,9 @@ _PLAY: Final = Play
 _PASS: Final = Pass
 _ROUND_END: Final = RoundEnd
 _MATCH_END: Final = MatchEnd
+
+#: The most matches kept open at once by default (``--max-open-matches``): far more than any tournament plays at once.
+MAX_OPEN_MATCHES: Final = 100_000
 
 
 class Table:
@@ -101,12 +105,19 @@ class Replay:
     """
 
     def __init__(self, reporter: Reporter, observer: Observer | None = None,
-                 max_per_match: int | None = None) -> None:
+                 max_per_match: int | None = None, max_open_matches: int = MAX_OPEN_MATCHES) -> None:
         self.reporter = reporter
         self.observer = observer
         #: Report at most this many violations of one match; the rest are counted in ``summary.suppressed``.
         self.max_per_match = max_per_match
+        #: Keep at most this many matches open: past it the oldest is closed (F006, ``summary.closed_early``).
+        self.max_open_matches = max_open_matches
         self.tables: dict[str, Table] = {}
+        #: Open tables, oldest first, for :meth:`_close_oldest` (may hold tables since ended; rebuilt as needed).
+        self._start_order: deque[Table] = deque()
+        #: The rules of the match_starts seen, by variant, players, hand, reserve and target (few distinct ones).
+        self._rules: dict[tuple[str, int, int | None, int | None, int | None],
+                          tuple[list[Fault], GameRules | None]] = {}
         #: Where each match id was first started: ``line << 32 | index`` into ``_files`` (one int an id).
         self._seen: dict[str, int] = {}
         self._files: list[str] = []
@@ -150,13 +161,37 @@ class Replay:
     def end_input(self) -> None:
         """F006 for every match still open; the next input starts with none."""
         for table in self.tables.values():
-            self._emit("F006", f"input ended inside match {table.id}: no match_end", table.last_line,
-                       table.id, table.round_number(), None, table)
-            if table.match is not None:  # a round the input cut short is settled as it stands (F006 says why)
-                self._close_open_round(table, "the end of the input", table.last_line)
-            if self.observer is not None:
-                self.observer.match_ended(table, None, table.last_line)
+            self._unfinished(table, f"input ended inside match {table.id}: no match_end", "the end of the input")
         self.tables = {}
+        self._start_order.clear()
+
+    def _unfinished(self, table: Table, message: str, what: str) -> None:
+        """F006 for a match closed without match_end; its open round is settled as it stands (F006 says why)."""
+        self._emit("F006", message, table.last_line, table.id, table.round_number(), None, table)
+        if table.match is not None:
+            self._close_open_round(table, what, table.last_line)
+        if self.observer is not None:
+            self.observer.match_ended(table, None, table.last_line)
+
+    def _close_oldest(self) -> None:
+        """Past ``max_open_matches``: the match open longest is closed with F006, as if its input ended.
+
+        The tables in start order are looked at from a queue (a dict's first key
+        is slow to find once many before it are gone); tables ended meanwhile
+        are passed over, and the queue is rebuilt from the open tables when
+        mostly stale, so it stays linear in time and in memory.
+        """
+        queue, tables = self._start_order, self.tables
+        if not queue or len(queue) > 2 * len(tables):
+            queue.clear()
+            queue.extend(tables.values())
+        table = queue.popleft()
+        while tables.get(table.id) is not table:
+            table = queue.popleft()
+        del tables[table.id]
+        self.reporter.summary.closed_early += 1
+        self._unfinished(table, f"match {table.id} closed: more than {self.max_open_matches:,} matches open "
+                                f"at once (--max-open-matches)", "too many open matches")
 
     def invalid_line(self, match_id: str | None, seq: object, line: int, round_number: int | None = None) -> None:
         """Note a line of ``match_id`` that could not be read as an event: its last line, its seq."""
@@ -247,6 +282,10 @@ class Replay:
             self._emit("F005", f"match {match_id} is started a second time (first at {self._files[first & 0xFFFFFFFF]}"
                                f":{first >> 32})", line, match_id, None, None, table)
         self.tables[match_id] = table
+        if self._start_order:
+            self._start_order.append(table)
+        if len(self.tables) > self.max_open_matches:
+            self._close_oldest()
         if event.seq is not None:
             self._check_seq(table, event.seq, line)
         faults, seats = check_players(event.players)
@@ -260,7 +299,13 @@ class Replay:
         if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
             return
         hand, reserve = event.rules.given() if event.rules is not None else (None, None)
-        faults, rules = house_rules(PROFILES[event.variant], len(seats), hand, reserve, event.target)
+        key = (event.variant, len(seats), hand, reserve, event.target)
+        known = self._rules.get(key)
+        if known is None:
+            known = house_rules(PROFILES[event.variant], len(seats), hand, reserve, event.target)
+            if len(self._rules) < 64:  # the same few rules over and over: one GameRules for them all
+                self._rules[key] = known
+        faults, rules = known
         self._faults(faults, line, table, None)
         if rules is not None:
             table.match = Match(seats, rules=rules)

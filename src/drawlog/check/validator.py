@@ -26,7 +26,7 @@ from ..log.reader import (
     read_blocks,
     too_deep,
 )
-from .replay import Replay, Table
+from .replay import MAX_OPEN_MATCHES, Replay, Table
 from .rules import SEVERITY
 from .violations import Reporter, Summary, Violation
 
@@ -48,10 +48,11 @@ class Validator:
     match, round and move (see :class:`~drawlog.replay.Observer`).
     """
 
-    def __init__(self, codes: Iterable[str] | None = None, max_per_match: int | None = None) -> None:
+    def __init__(self, codes: Iterable[str] | None = None, max_per_match: int | None = None,
+                 max_open_matches: int = MAX_OPEN_MATCHES) -> None:
         self.summary = Summary()
         self.reporter = Reporter(self.summary, frozenset(codes) if codes is not None else frozenset(SEVERITY))
-        self.replay = Replay(self.reporter, max_per_match=max_per_match)
+        self.replay = Replay(self.reporter, max_per_match=max_per_match, max_open_matches=max_open_matches)
         #: Called with the byte size of each block of lines read (for progress bars).
         self.on_block: Callable[[int], None] | None = None
 

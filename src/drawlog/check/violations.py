@@ -44,6 +44,8 @@ class Summary(msgspec.Struct, kw_only=True):
     decompression: list[str] = msgspec.field(default_factory=list)
     complete_matches: int = 0
     valid_matches: int = 0
+    #: Matches closed (F006) because more than ``--max-open-matches`` were open at once.
+    closed_early: int = 0
     #: Violations found but not reported, past ``--max-per-match`` for their match.
     suppressed: int = 0
     #: Violations found but not reported because the baseline (``--baseline``) holds them.

@@ -21,6 +21,8 @@ from .tiles import FULL_SET, label, labels, tile_id
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
+#: The result of a match not decided yet: one for every match (a tuple, never changed).
+_UNDECIDED: Final = MatchResult(False, None, False)
 
 Halves = tuple[int, int]
 
@@ -81,7 +83,7 @@ class Match:
         self.round_open = False
         #: The number the log gave the round in play (S105 is reported once, at its round_start).
         self.logged_round = 0
-        self.result = MatchResult(False, None, False)
+        self.result = _UNDECIDED
 
     def __repr__(self) -> str:
         scores = ", ".join(f"{name!r}: {score}" for name, score in zip(self.names, self.scores))

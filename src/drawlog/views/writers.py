@@ -182,6 +182,8 @@ def summary_line(summary: Summary) -> str:
         more = len(summary.decompression) - 3
         parts.append(f"warning: {', '.join(map(shown, summary.decompression[:3]))}"
                      f"{f' and {more:,} more' if more > 0 else ''} (a compression bomb?)")
+    if summary.closed_early:
+        parts.append(f"{quantity(summary.closed_early, 'match', 'matches')} closed early (--max-open-matches)")
     if summary.suppressed:
         parts.append(f"{summary.suppressed:,} more not shown (--max-per-match)")
     if summary.baselined:
