@@ -171,7 +171,7 @@ def test_audit_takes_select_and_jobs_from_the_config(logs: Path):
 
 def test_config_formats_are_validates():
     from drawlog.check.config import FORMATS
-    from drawlog.cli import OutputFormat
+    from drawlog.cli.app import OutputFormat
 
     assert set(FORMATS) == {item.value for item in OutputFormat}
 

@@ -1,0 +1,189 @@
+"""``drawlog filter`` and ``replay``: picking matches out of logs, and one match move by move."""
+
+from __future__ import annotations
+
+import io
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from ..errors import WriteFailed
+from ..log.reader import expand_paths
+from ..play.recording import open_output
+from ..views.frames import write_output
+from ..views.writers import (
+    quantity,
+    shown,
+)
+from .app import (
+    EXIT_UNUSABLE,
+    app,
+)
+
+
+class SplitBy(str, Enum):
+    """How ``filter --split-by`` names its files."""
+
+    match = "match"
+    tournament = "tournament"
+
+
+@app.command(name="filter")
+def filter_matches(
+    paths: Annotated[list[str], typer.Argument(metavar="PATH", help="Log files (.jsonl, .jsonl.gz, .jsonl.zst), "
+                                                                    "folders, or - for standard input.")],
+    output: Annotated[str, typer.Option("--output", "-o", metavar="OUT", help="The log to write (.jsonl, .jsonl.gz, "
+                                        ".jsonl.zst; - for standard output), or with --split-by the folder for "
+                                        "one .jsonl file each.")] = "-",
+    valid: Annotated[bool, typer.Option("--valid", help="Only matches without errors (finished, every rule "
+                                                        "kept).")] = False,
+    invalid: Annotated[bool, typer.Option("--invalid", help="Only matches with errors (or unfinished).")] = False,
+    player: Annotated[Optional[list[str]], typer.Option("--player", metavar="NAME", help="Only matches this "
+                                                        "player sits in (repeat: any of them).")] = None,
+    match: Annotated[Optional[list[str]], typer.Option("--match", metavar="ID", help="Only this match (repeat: "
+                                                       "any of them).")] = None,
+    tournament: Annotated[Optional[list[str]], typer.Option("--tournament", metavar="T", help="Only matches whose "
+                                                            "match_start meta.tournament is T (repeat: any).")]
+    = None,
+    split_by: Annotated[Optional[SplitBy], typer.Option("--split-by", metavar="match|tournament", help="Write one "
+                                                        "file per match (ID.jsonl) or per tournament "
+                                                        "(T.jsonl; no-tournament.jsonl) into the folder -o.")]
+    = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No count of what was written.")] = False,
+) -> None:
+    """Write the matches that meet every condition whole, one after another, in the order they started.
+
+    Every line of a chosen match (from its first match_start on) is written, in order, even when
+    the log interleaves it with other matches; lines that belong to no match (blank, broken, or
+    of no started match) are not written. The logs are read twice: once to validate them, once to
+    copy. Exit status: 0 written (even no match), 2 nothing could be read.
+    """
+    import tempfile
+
+    from ..check.extract import Criteria, MatchFilter, safe_name
+
+    if valid and invalid:
+        raise typer.BadParameter("give --valid or --invalid, not both", param_hint="--valid/--invalid")
+    if split_by is not None and output == "-":
+        raise typer.BadParameter("--split-by writes a folder of files: name it with -o DIR", param_hint="--split-by")
+    criteria = Criteria(valid=True if valid else False if invalid else None, players=frozenset(player or []),
+                        matches=frozenset(match or []), tournaments=frozenset(tournament or []))
+    console = Console(stderr=True, highlight=False)
+    with tempfile.TemporaryDirectory(prefix="drawlog-filter-") as work:
+        chooser = MatchFilter(criteria, Path(work))
+        try:
+            for violation in chooser.decide(expand_paths(paths)):
+                where = f"{violation.file}:{violation.line}" if violation.line else violation.file
+                console.print(Text.assemble(("F007", "red"), f" {shown(where)}: {shown(violation.message)}"),
+                              soft_wrap=True)
+        except KeyboardInterrupt:
+            raise typer.Exit(130) from None
+        if not chooser.sources:
+            raise typer.Exit(EXIT_UNUSABLE)
+        spooled = chooser.spool()
+        groups: dict[str, list[Path]] = {}
+        for info, spool in spooled:
+            name = "" if split_by is None else safe_name(info.id if split_by is SplitBy.match
+                                                          else info.tournament or "no-tournament")
+            groups.setdefault(name, []).append(spool)
+        if split_by is None:
+            groups.setdefault("", [])
+        else:
+            try:
+                Path(output).mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise WriteFailed(output, error) from None
+        for name, spools in groups.items():
+            target = output if split_by is None else str(Path(output) / f"{name}.jsonl")
+            try:
+                with open_output(target) as stream:
+                    for spool in spools:
+                        with open(spool, "rb") as copied:
+                            while chunk := copied.read(1 << 20):
+                                stream.write(chunk)
+            except OSError as error:
+                raise WriteFailed(target, error) from None
+    if not quiet:
+        lines = sum(info.lines for info, _ in spooled)
+        where = shown(output) if split_by is None else f"{quantity(len(groups), 'file')} in {shown(output)}"
+        console.print(Text(f"wrote {quantity(len(spooled), 'match', 'matches')} of {len(chooser.found):,} "
+                           f"({quantity(lines, 'line')}) to {where if output != '-' else 'standard output'}"),
+                      soft_wrap=True)
+
+
+class ReplayFormat(str, Enum):
+    """Output formats of ``replay``."""
+
+    text = "text"
+    json = "json"
+    svg = "svg"
+
+
+@app.command()
+def replay(
+    log: Annotated[str, typer.Argument(metavar="LOG", help="A log file, or FILE:LINE for the match of that line, "
+                                                           "shown up to it.")],
+    match: Annotated[Optional[str], typer.Option("--match", "-m", metavar="ID", help="The match to show (needed "
+                                                 "when the file holds several and no LINE is given).")] = None,
+    round_number: Annotated[Optional[int], typer.Option("--round", "-r", metavar="N", min=1,
+                                                        help="Only this round.")] = None,
+    at: Annotated[Optional[int], typer.Option("--at", metavar="LINE", min=1, help="Stop after this line of the "
+                                              "file (the SVG shows the board there).")] = None,
+    lang: Annotated[str, typer.Option("--lang", metavar="en|pl|tr|es", help="The language of the board's terms "
+                                      "(the seeds' own words).")] = "en",
+    output_format: Annotated[ReplayFormat, typer.Option("--format", "-f", help="text (the board drawn), json "
+                                                        "(one frame object per line), svg (the board at the end).")]
+    = ReplayFormat.text,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="Write to this file.")]
+    = None,
+) -> None:
+    """Show one match move by move: the board, hands, stock, legal moves and violations after each event."""
+    from ..check.walkthrough import Selection, match_at, match_ids, split_location, walk
+    from ..errors import InputError
+    from ..log.reader import Source
+    from ..views.board import frames_json, render_frames
+    from ..views.board_svg import board_svg
+    from ..views.language import UnknownLanguage, catalog
+
+    try:
+        words = catalog(lang)
+    except UnknownLanguage as error:
+        raise typer.BadParameter(str(error), param_hint="--lang") from None
+    path, line = split_location(log)
+    source = Source(path, Path(path)) if path != "-" else Source("-")
+    at = at if at is not None else line
+    try:
+        if match is None and line is not None:
+            match = match_at(source, line)
+        if match is None:
+            ids = match_ids(source)
+            if len(ids) != 1:
+                listed = ", ".join(ids[:10]) + (", …" if len(ids) > 10 else "") if ids else "none found"
+                raise typer.BadParameter(f"say which match with --match ID (or give FILE:LINE); matches in "
+                                         f"{path}: {listed}", param_hint="--match")
+            match = ids[0]
+        frames = walk(source, Selection(match, round_number, at))
+    except InputError as error:
+        typer.echo(f"Error: {error}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE) from None
+    if not frames:
+        where = f" round {round_number}" if round_number is not None else ""
+        raise typer.BadParameter(f"no line of match {match!r}{where} in {path}"
+                                 + (f" up to line {at}" if at is not None else ""), param_hint="LOG")
+    if output_format is ReplayFormat.json:
+        write_output(output, lambda stream: stream.write(frames_json(frames)))
+    elif output_format is ReplayFormat.svg:
+        board = next((frame["board"] for frame in reversed(frames) if frame["board"] is not None), None)
+        if board is None:
+            raise typer.BadParameter(f"no board yet at line {frames[-1]['line']}: no round has started", param_hint="--at")
+        write_output(output, lambda stream: stream.write(board_svg(board).encode()))
+    elif output is None:
+        render_frames(frames, words, Console(highlight=False, emoji=False))
+    else:
+        text = io.StringIO()
+        render_frames(frames, words, Console(file=text, width=100, color_system=None, highlight=False, emoji=False))
+        write_output(output, lambda stream: stream.write(text.getvalue().encode()))

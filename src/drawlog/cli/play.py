@@ -1,0 +1,150 @@
+"""``drawlog simulate``."""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from ..errors import WriteFailed
+from ..play.bots import BOTS
+from ..play.recording import encode_faults, open_output, record
+from ..play.simulate import (
+    MAX_ROUNDS,
+    RULE_KEYS,
+    EndlessMatches,
+    SimulationOptions,
+    Simulator,
+    check_options,
+    default_match_prefix,
+)
+from ..views.frames import write_output
+from ..views.writers import (
+    quantity,
+    results_table,
+    shown,
+)
+from .app import (
+    EXIT_UNUSABLE,
+    Variant,
+    app,
+)
+
+
+class Players(str, Enum):
+    """Table sizes ``simulate`` can play."""
+
+    two = "2"
+    three = "3"
+    four = "4"
+    mixed = "mixed"
+
+
+def _house_rules(given: list[str]) -> dict[str, int]:
+    """``--rules hand=5,reserve=3`` (repeatable) as a dict; a bad key or value is a usage error."""
+    rules: dict[str, int] = {}
+    for item in (part.strip() for option in given for part in option.split(",") if part.strip()):
+        key, equals, value = item.partition("=")
+        key = key.strip()
+        value = value.strip()
+        if not equals or key not in RULE_KEYS or not (value.isascii() and value.isdigit()):
+            raise typer.BadParameter(f"{item!r}: give {' or '.join(f'{name}=N' for name in RULE_KEYS)} "
+                                     f"(N a whole number)", param_hint="--rules")
+        rules[key] = int(value)
+    return rules
+
+
+@app.command()
+def simulate(
+    matches: Annotated[int, typer.Option("--matches", "-n", min=1, help="How many matches.")] = 100,
+    players: Annotated[Players, typer.Option(help="Players per match; mixed picks 2, 3 or 4 each time.")]
+    = Players.two,
+    seed: Annotated[int, typer.Option(help="Random seed: the same seed gives the same bytes.")] = 0,
+    output: Annotated[str, typer.Option("--output", "-o", help="Log file (.jsonl, .jsonl.gz, .jsonl.zst) or - "
+                                                               "for standard output.")] = "-",
+    bots: Annotated[str, typer.Option(help=f"Bots by seat, comma-separated, repeated round the table "
+                                           f"({', '.join(BOTS)}).")] = "random",
+    stock: Annotated[bool, typer.Option("--stock/--no-stock", help="Log the stock in draw order.")] = True,
+    seq: Annotated[bool, typer.Option("--seq", help="Log seq numbers.")] = False,
+    timestamps: Annotated[bool, typer.Option("--timestamps", help="Log RFC 3339 timestamps (ts).")] = False,
+    reveal_hands: Annotated[bool, typer.Option("--reveal-hands", help="Log the hands left at round_end.")]
+    = False,
+    tables: Annotated[int, typer.Option(min=1, help="Tables logged at once: their lines interleave.")] = 1,
+    faults: Annotated[float, typer.Option(min=0.0, max=1.0, help="Share of matches given one known "
+                                                                 "violation.")] = 0.0,
+    faults_file: Annotated[Optional[str], typer.Option(metavar="FILE", help="Where to list injected faults "
+                                                            "(match, line, code): a JSON array in a .json file, "
+                                                            "else JSON lines; default: OUTPUT.faults.json.")]
+    = None,
+    match_prefix: Annotated[Optional[str], typer.Option(metavar="PREFIX", help="Match ids are this and a number "
+                                                        "(PREFIX000001, …); default: s, the seed and a hash of "
+                                                        "the output's name (s7-3fa2-000001), so runs differ.")]
+    = None,
+    variant: Annotated[Variant, typer.Option(help="The game: Draw, or All Fives (scoring plays, a spinner).")]
+    = Variant.draw,
+    rules: Annotated[Optional[list[str]], typer.Option(
+        "--rules", metavar="KEY=N", help="House rules, comma-separated or repeated: hand=N (tiles dealt to each player), "
+                        "reserve=N (Draw only: stock tiles never drawn).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, no results table.")] = False,
+) -> None:
+    """Play matches with built-in bots on the rules engine and write them in log format v1."""
+    lineup = [name.strip() for name in bots.split(",") if name.strip()]
+    unknown = [name for name in lineup if name not in BOTS]
+    if unknown or not lineup:
+        raise typer.BadParameter(f"unknown bot {', '.join(unknown) or '(none)'}; choose from {', '.join(BOTS)}",
+                                 param_hint="--bots")
+    if faults > 0 and faults_file is None:
+        if output == "-":
+            raise typer.BadParameter("with --faults and standard output, name the list with --faults-file",
+                                     param_hint="--faults-file")
+        faults_file = f"{output}.faults.json"
+    if faults_file is not None and (faults_file == "-" or Path(faults_file).resolve() == Path(output).resolve()):
+        raise typer.BadParameter("the list of faults needs a file of its own, not the log's", param_hint="--faults-file")
+    options = SimulationOptions(players=players.value if players is Players.mixed else int(players.value),
+                                bots=lineup, log_stock=stock, log_seq=seq, reveal_hands=reveal_hands,
+                                fault_rate=faults, variant=variant.value,
+                                match_prefix=default_match_prefix(seed, output) if match_prefix is None else match_prefix,
+                                rules=_house_rules(rules or []))
+    try:
+        check_options(options)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--rules") from None
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    report = Console(stderr=output == "-")
+    progress = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                        console=Console(stderr=True), transient=True,
+                        disable=quiet or not Console(stderr=True).is_terminal)
+    simulator = Simulator(seed, options)
+    try:
+        with progress, open_output(output) as stream:
+            task = progress.add_task("simulate", total=matches)
+            tally = record(simulator, matches, stream, tables=tables, timestamps=timestamps,
+                           seed=seed, on_match=lambda: progress.advance(task))
+    except OSError as error:
+        raise WriteFailed(output, error) from None
+    except EndlessMatches as error:
+        typer.echo(f"Error: {error}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE) from None
+    if faults_file is not None:
+        listed = encode_faults(tally.faults, as_array=faults_file.lower().endswith(".json"))
+        write_output(faults_file, lambda listing: listing.write(listed))
+    if not quiet:
+        report.print(results_table(tally.matches, tally.rows()))
+        if simulator.abandoned:
+            undecided = quantity(simulator.abandoned, "deal", "deals")
+            report.print(Text(f"{undecided} of a match undecided after {MAX_ROUNDS:,} rounds played again from the "
+                              f"start (not logged)"), soft_wrap=True)
+        if faults_file is not None:
+            report.print(Text(f"{quantity(len(tally.faults), 'fault')} injected, listed in {shown(faults_file)}"),
+                         soft_wrap=True)

@@ -1,0 +1,292 @@
+"""``drawlog stats``, ``audit``, ``query``, ``players`` and ``ratings``: the statistics tables."""
+
+from __future__ import annotations
+
+import sys
+import time
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from ..check.validator import Validator
+from ..check.violations import Summary
+from ..errors import NothingRead, OutputError
+from ..views.frames import frame_table, write_frame
+from ..views.writers import (
+    quantity,
+    shown,
+    summary_line,
+)
+from .app import (
+    EXIT_CLEAN,
+    EXIT_ERRORS,
+    EXIT_UNUSABLE,
+    ConfigOption,
+    IsolatedOption,
+    Variant,
+    _settings,
+    app,
+)
+
+
+class FrameFormat(str, Enum):
+    """How ``query``, ``players`` and ``ratings`` print their tables."""
+
+    table = "table"
+    csv = "csv"
+    json = "json"
+    jsonl = "jsonl"
+    parquet = "parquet"
+
+
+#: The format ``-o FILE`` implies by the file's extension (``.txt``: the table as plain text).
+FORMAT_OF_EXTENSION = {".csv": FrameFormat.csv, ".json": FrameFormat.json, ".jsonl": FrameFormat.jsonl,
+                       ".parquet": FrameFormat.parquet, ".txt": FrameFormat.table}
+#: ``--format`` of ``query``, ``players`` and ``ratings``.
+FrameFormatOption = Annotated[Optional[FrameFormat], typer.Option(
+    "--format", "-f", help="table, csv, json, jsonl or parquet; default: from the extension of -o FILE (.csv, .json, "
+                           ".jsonl, .parquet, .txt), else table.")]
+#: ``--output`` of ``query``, ``players`` and ``ratings``.
+FrameOutputOption = Annotated[Optional[str], typer.Option(
+    "--output", "-o", metavar="FILE", help="Write to this file, in the format its extension names.")]
+#: ``--include-invalid`` of ``players`` and ``ratings``.
+IncludeInvalidOption = Annotated[bool, typer.Option(
+    "--include-invalid", help="Count finished matches with errors in results and ratings too (default: only "
+                              "valid ones).")]
+
+
+#: ``--variant`` of ``players`` and ``ratings``: without it every variant has rows of its own.
+VariantOption = Annotated[Optional[Variant], typer.Option(
+    "--variant", help="Only this game (draw, all-fives); default: each variant on its own rows, never mixed.")]
+
+
+def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_label: str,
+                 quiet: bool, jobs: int, codes: Optional[frozenset[str]] = None) -> Summary:
+    """Validate and write the tables; exit 2 when the folder or the key is refused, or nothing could be read.
+
+    ``codes``: the violations reported (in the violations table and the summary); the replay checks every rule.
+    """
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    from ..tables.dataset import open_tables, write_tables
+
+    validator = Validator(codes)
+    console = Console(stderr=True)
+    progress = Progress(SpinnerColumn(), TextColumn(progress_label), TextColumn("{task.fields[megabytes]:,.1f} MB"),
+                        TextColumn("{task.fields[matches]:,} matches"), TextColumn("{task.fields[rate]}"),
+                        TimeElapsedColumn(), console=console, transient=True,
+                        disable=quiet or not console.is_terminal)
+    started = time.perf_counter()
+    read = [0]
+    with progress:
+        task = progress.add_task(progress_label, megabytes=0.0, matches=0, rate="")
+
+        def advance(size: int) -> None:
+            read[0] += size
+            matches = validator.summary.matches
+            elapsed = max(time.perf_counter() - started, 1e-9)
+            progress.update(task, megabytes=read[0] / 1e6, matches=matches,
+                            rate=f"{matches / elapsed:,.0f} matches/s")
+
+        validator.on_block = advance
+        try:
+            summary = write_tables(paths, Path(out), partition_by, validator=validator, jobs=jobs, codes=codes)
+        except NothingRead as error:
+            _print_unreadable(console, error.unreadable)
+            console.print(Text(f"Error: {shown(str(error))}"), soft_wrap=True)
+            raise typer.Exit(EXIT_UNUSABLE) from None
+        except OutputError as error:
+            raise typer.BadParameter(shown(str(error)), param_hint="--out/--partition-by") from None
+        except OSError as error:
+            where = error.filename or out
+            raise typer.BadParameter(f"cannot write {shown(str(where))}: {error.strerror or error}",
+                                     param_hint="--out") \
+                from None
+    if summary.unreadable:
+        import polars as pl
+
+        try:
+            unreadable = open_tables(Path(out))["violations"].filter(pl.col("code") == "F007").collect()
+        except OutputError as error:
+            raise typer.BadParameter(shown(str(error)), param_hint="--out") from None
+        _print_unreadable(console, unreadable.select("file", "line", "message").rows())
+    return summary
+
+
+def _print_unreadable(console: Console, unreadable: list[tuple[str, int | None, str]]) -> None:
+    """One line per unreadable input (F007): file (and line), and why."""
+    for file, line, message in unreadable:
+        where = f"{file}:{line}" if line else file
+        console.print(Text.assemble(("F007", "red"), f" {shown(where)}: {shown(message)}"), soft_wrap=True)
+
+
+@app.command()
+def stats(
+    paths: Annotated[list[str], typer.Argument(metavar="PATH", help="Log files, folders, or - for standard input.")],
+    out: Annotated[str, typer.Option("--out", "-o", help="Folder for the Parquet tables (replaced whole).")],
+    partition_by: Annotated[Optional[str], typer.Option(help="Write hive-style folders by this column: "
+                                                             "tournament, table_name, variant or file.")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Processes replaying files at once.")] = 1,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
+) -> None:
+    """Replay the logs and write matches, rounds, players, moves and violations as Parquet tables."""
+    summary = _write_stats(paths, out, partition_by, "stats", quiet, jobs)
+    Console(stderr=True).print(Text(f"wrote {shown(out)}: {summary_line(summary)}"), soft_wrap=True)
+
+
+@app.command()
+def audit(
+    paths: Annotated[list[str], typer.Argument(metavar="PATH", help="Log files, folders, or - for standard input.")],
+    out: Annotated[str, typer.Option("--out", "-o", help="Folder for the Parquet tables (replaced whole).")],
+    partition_by: Annotated[Optional[str], typer.Option(help="Write hive-style folders by this column.")] = None,
+    top: Annotated[int, typer.Option(min=1, help="How many players and files to list.")] = 5,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", metavar="N", min=1,
+                                                help="Processes replaying files at once (default 1).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
+    select: Annotated[Optional[list[str]], typer.Option(metavar="CODES", help="Report (in the violations table "
+                                                        "and the summary) only these codes or prefixes (M, M20, "
+                                                        "M205); repeat or comma-separate.")] = None,
+    ignore: Annotated[Optional[list[str]], typer.Option(metavar="CODES", help="Do not report these codes or "
+                                                        "prefixes.")] = None,
+    strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the run too (exit 1).")] = False,
+    exit_zero: Annotated[bool, typer.Option("--exit-zero", help="Exit 0 even when errors are found (2 still "
+                                                                "means nothing could be read).")] = False,
+    config: ConfigOption = None,
+    isolated: IsolatedOption = False,
+) -> None:
+    """The main job, in one pass: validate, write the tables, and print what was found.
+
+    Settings (select, ignore, extend-select, extend-ignore, jobs) come from [tool.drawlog] in
+    pyproject.toml or a drawlog.toml, as for validate; options given here win.
+
+    Exit status, as validate's: 0 no errors, 1 errors found (or warnings with --strict), 2 nothing could
+    be read. The tables are written in every case but 2.
+    """
+    from ..tables.reports import audit_summary
+
+    settings = _settings(config, isolated)
+    try:
+        codes = settings.codes(select, ignore, None, None)
+    except ValueError as error:
+        raise typer.BadParameter(shown(str(error)), param_hint="--select/--ignore") from None
+    jobs = jobs if jobs is not None else settings.jobs or 1
+    summary = _write_stats(paths, out, partition_by, "auditing", quiet, jobs, codes)
+    console = Console(highlight=False, emoji=False)
+    share = summary.valid_matches / summary.matches if summary.matches else 0.0
+    console.print(Text(f"{quantity(summary.matches, 'match', 'matches')} read, {summary.valid_matches:,} valid "
+                       f"({share:.1%}), {summary.complete_matches:,} complete", style="bold"), soft_wrap=True)
+    console.print(Text(summary_line(summary)), soft_wrap=True)
+    try:
+        found = audit_summary(Path(out), top=top)
+    except OutputError as error:
+        raise typer.BadParameter(shown(str(error)), param_hint="--out") from None
+    for key, title in (("variants", "matches by variant"), ("by_code", "violations by code"),
+                       ("players", "players with most errors"), ("files", "files with most errors")):
+        if found[key].height > (1 if key == "variants" else 0):
+            console.print(frame_table(found[key], title=title))
+    import shlex
+
+    example = "SELECT code, count(*) AS n FROM violations GROUP BY code ORDER BY n DESC"
+    console.print(Text(f"tables in {shown(out)}: query them with `drawlog query {shown(shlex.quote(out))} "
+                       f"\"{example}\"`"), soft_wrap=True)
+    failed = summary.errors > 0 or (strict and summary.warnings > 0)
+    raise typer.Exit(EXIT_ERRORS if failed and not exit_zero else EXIT_CLEAN)
+
+
+def _frame_format(fmt: FrameFormat | None, output: str | None) -> FrameFormat:
+    """The format to write: ``fmt``, else the one ``output``'s extension names, else a table.
+
+    A ``fmt`` that contradicts the extension is a one-line usage error (exit 2).
+    """
+    implied = FORMAT_OF_EXTENSION.get(Path(output).suffix.lower()) if output not in (None, "-") else None
+    if fmt is not None and implied is not None and fmt is not implied:
+        typer.echo(f"Error: --format {fmt.value} contradicts the extension of {shown(str(output))} "
+                   f"({implied.value}): drop --format or change the name", err=True)
+        raise typer.Exit(EXIT_UNUSABLE)
+    return fmt or implied or FrameFormat.table
+
+
+def _frame_command(compute, fmt: FrameFormat | None, output: Optional[str]) -> None:  # noqa: ANN001
+    """Compute a table and write it in ``fmt`` to ``output``; a folder that ``compute`` refuses is a usage error."""
+    fmt = _frame_format(fmt, output)
+    if fmt is FrameFormat.parquet and output in (None, "-") and sys.stdout.isatty():
+        raise typer.BadParameter("parquet goes to a file: add -o FILE", param_hint="--format")
+    try:
+        frame = compute()
+    except OutputError as error:
+        raise typer.BadParameter(shown(str(error)), param_hint="DIR") from None
+    write_frame(frame, fmt.value, output, Console(highlight=False, emoji=False))
+
+
+@app.command()
+def query(
+    folder: Annotated[str, typer.Argument(metavar="DIR", help="A folder written by `drawlog stats` or `drawlog audit`.")],
+    sql: Annotated[str, typer.Argument(metavar="SQL", help="SQL over the tables matches, rounds, players, moves, "
+                                                       "violations.")],
+    output_format: FrameFormatOption = None,
+    output: FrameOutputOption = None,
+) -> None:
+    """Run SQL (polars SQL) over the statistics tables."""
+    import polars as pl
+
+    from ..tables.reports import query as run_query
+    from ..tables.stats import TABLES
+
+    def compute():  # noqa: ANN202
+        try:
+            return run_query(Path(folder), sql)
+        except (pl.exceptions.PolarsError, pl.exceptions.SQLInterfaceError) as error:
+            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            raise typer.BadParameter(f"the query failed: {shown(first)} (tables: {', '.join(TABLES)})",
+                                     param_hint="SQL") from None
+
+    _frame_command(compute, output_format, output)
+
+
+@app.command()
+def players(
+    folder: Annotated[str, typer.Argument(metavar="DIR", help="A folder written by `drawlog stats` or `drawlog audit`.")],
+    by: Annotated[Optional[str], typer.Option(help="Also group by this matches column (tournament, "
+                                                   "table_name, file).")] = None,
+    sort: Annotated[str, typer.Option(help="Sort by this column, best first (names A to Z).")] = "rating",
+    reverse: Annotated[bool, typer.Option("--reverse", help="Sort the other way.")] = False,
+    variant: VariantOption = None,
+    include_invalid: IncludeInvalidOption = False,
+    output_format: FrameFormatOption = None,
+    output: FrameOutputOption = None,
+) -> None:
+    """A leaderboard per player and variant: results, rating, how they win, draw and break rules.
+
+    Results and ratings count valid finished matches (--include-invalid: the invalid ones too);
+    invalid_matches says how many of the player's finished matches had errors.
+    """
+    from ..tables.dataset import PARTITION_KEYS
+    from ..tables.reports import LEADERBOARD_COLUMNS, leaderboard
+
+    if by is not None and by not in PARTITION_KEYS:
+        raise typer.BadParameter(f"choose one of {', '.join(PARTITION_KEYS)}", param_hint="--by")
+    sorts = ["player", "variant", *([by] if by and by != "variant" else []), *LEADERBOARD_COLUMNS]
+    if sort not in sorts:
+        raise typer.BadParameter(f"choose one of {', '.join(sorts)}", param_hint="--sort")
+    game = variant.value if variant is not None else None
+    _frame_command(lambda: leaderboard(Path(folder), by=by, sort=sort, reverse=reverse, variant=game,
+                                       include_invalid=include_invalid), output_format, output)
+
+
+@app.command()
+def ratings(
+    folder: Annotated[str, typer.Argument(metavar="DIR", help="A folder written by `drawlog stats` or `drawlog audit`.")],
+    variant: VariantOption = None,
+    include_invalid: IncludeInvalidOption = False,
+    output_format: FrameFormatOption = None,
+    output: FrameOutputOption = None,
+) -> None:
+    """Plackett–Luce skill ratings (openskill) per variant from valid finished matches in time order, with uncertainty."""
+    from ..tables.reports import ratings as compute_ratings
+
+    game = variant.value if variant is not None else None
+    _frame_command(lambda: compute_ratings(Path(folder), game, include_invalid), output_format, output)

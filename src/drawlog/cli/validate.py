@@ -1,0 +1,256 @@
+"""``drawlog validate``, ``rule`` and ``schema``."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+from typing import Annotated, Any, Optional
+
+import msgspec
+import typer
+from rich.console import Console
+
+from ..check.baseline import Screen
+from ..check.replay import MAX_OPEN_MATCHES
+from ..check.rules import RULES, Rule, find_rule
+from ..check.validator import Validator
+from ..check.violations import Summary
+from ..errors import InputError
+from ..log.events import json_schema
+from ..log.reader import Source, expand_paths, printable
+from ..views.progress import ValidateProgress
+from ..views.writers import (
+    STATISTICS_FORMATS,
+    GuardedStream,
+    make_console,
+    make_writer,
+    shown,
+)
+from .app import (
+    EXIT_CLEAN,
+    EXIT_ERRORS,
+    EXIT_UNUSABLE,
+    ColorChoice,
+    ConfigOption,
+    IsolatedOption,
+    OutputFormat,
+    RuleFormat,
+    _configured_format,
+    _screen,
+    _selection_note,
+    _settings,
+    _write_baseline,
+    app,
+)
+
+
+@app.command()
+def validate(
+    paths: Annotated[list[str], typer.Argument(metavar="PATH", help="Log files (.jsonl, .jsonl.gz, "
+                                                    ".jsonl.zst), folders, or - for standard input.")],
+    output_format: Annotated[Optional[OutputFormat], typer.Option(
+        "--format", "-f", metavar="FORMAT", help="Output format: text (the default), concise (path:line: CODE "
+                                                 "message), json, jsonl (ends with a summary record), github, "
+                                                 "sarif, junit, gitlab.")] = None,
+    select: Annotated[Optional[list[str]], typer.Option(metavar="CODES", help="Report only these codes or prefixes "
+                                                        "(M, M20, M205); repeat or comma-separate.")]
+    = None,
+    ignore: Annotated[Optional[list[str]], typer.Option(metavar="CODES", help="Do not report these codes or "
+                                                                             "prefixes.")] = None,
+    extend_select: Annotated[Optional[list[str]], typer.Option(
+        "--extend-select", metavar="CODES", help="Report these codes or prefixes too (added to --select).")] = None,
+    extend_ignore: Annotated[Optional[list[str]], typer.Option(
+        "--extend-ignore", metavar="CODES", help="Do not report these either (added to --ignore).")] = None,
+    statistics: Annotated[bool, typer.Option("--statistics", help="Print counts per code instead of each "
+                                                                  "violation: a table, count<TAB>code<TAB>name "
+                                                                  "lines with --format concise, or JSON with "
+                                                                  "--format json or jsonl.")] = False,
+    fail_fast: Annotated[bool, typer.Option("--fail-fast", help="Stop at the first error.")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the run too (exit 1).")] = False,
+    exit_zero: Annotated[bool, typer.Option("--exit-zero", help="Exit 0 even when errors are found "
+                                                                "(2 still means nothing could be read).")]
+    = False,
+    output_file: Annotated[Optional[str], typer.Option(
+        "--output-file", "-o", metavar="FILE", help="Write the report to FILE instead of standard output.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the violations: no summary line, "
+                                                              "no progress bar.")] = False,
+    color: Annotated[ColorChoice, typer.Option("--color", metavar="WHEN", help="Colour text and concise output: "
+                                                                              "auto (on a terminal), always, "
+                                                                              "never.")] = ColorChoice.auto,
+    stdin_filename: Annotated[Optional[str], typer.Option(
+        "--stdin-filename", metavar="NAME", help="The name that standard input (-) gets in every output.")] = None,
+    max_per_match: Annotated[Optional[int], typer.Option(
+        "--max-per-match", metavar="N", min=1, help="Report at most N violations of one match; the rest are "
+                                                    "counted in the summary.")] = None,
+    max_open_matches: Annotated[int, typer.Option(
+        "--max-open-matches", metavar="N", min=1, help="Keep at most N matches open at once (default 100,000); "
+                                                       "past it the oldest is closed with F006.")] = MAX_OPEN_MATCHES,
+    baseline: Annotated[Optional[str], typer.Option(
+        "--baseline", metavar="FILE", help="Report only violations not in this baseline (written by "
+                                           "--write-baseline); those in it are counted, not shown.")] = None,
+    write_baseline: Annotated[Optional[str], typer.Option(
+        "--write-baseline", metavar="FILE", help="Write the violations found to FILE as a baseline (file, code, "
+                                                 "match and message, not the line) and exit 0.")] = None,
+    config: ConfigOption = None,
+    isolated: IsolatedOption = False,
+) -> None:
+    """Replay every match of the logs and report each violation with its code, file and line.
+
+    On a terminal, text output shows a progress bar on standard error (files, MB read of the total
+    as stored, time left); -q or an output that is not a terminal turns it off.
+
+    Settings come from [tool.drawlog] in pyproject.toml or a drawlog.toml, the nearest from the
+    current folder upwards (--config FILE, --isolated); options given here win.
+
+    Exit status: 0 no errors, 1 errors found (or warnings with --strict), 2 nothing could be read.
+    """
+    settings = _settings(config, isolated)
+    try:
+        codes = settings.codes(select, ignore, extend_select, extend_ignore)
+    except ValueError as error:
+        raise typer.BadParameter(shown(str(error)), param_hint="--select/--ignore") from None
+    output_format = output_format or _configured_format(settings)
+    max_per_match = max_per_match if max_per_match is not None else settings.max_per_match
+    screen = _screen(settings, baseline, write_baseline is not None)
+    if statistics and output_format.value not in STATISTICS_FORMATS:
+        raise typer.BadParameter("--statistics prints counts, not annotations: use --format text, json or jsonl, "
+                                 "or concise for one line per code", param_hint="--statistics/--format")
+    inputs = [_named_stdin(item, stdin_filename) for item in expand_paths(paths)]
+    stream = _open_report(output_file) if output_file else sys.stdout
+    try:
+        summary, unread = _validate_inputs(inputs, stream, codes, output_format.value, statistics=statistics,
+                                           fail_fast=fail_fast, strict=strict, quiet=quiet, color=color.value,
+                                           to_file=output_file is not None, max_per_match=max_per_match,
+                                           max_open_matches=max_open_matches,
+                                           screen=screen, note=_selection_note(settings, select, ignore,
+                                                                               extend_select, extend_ignore))
+    finally:
+        if output_file:
+            stream.close()
+    if summary.files == 0 and not unread:
+        raise typer.Exit(EXIT_UNUSABLE)  # nothing could be read (not even left unread by --fail-fast), in any mode
+    if write_baseline is not None and screen is not None and screen.recorded is not None:
+        _write_baseline(write_baseline, screen.recorded, quiet)
+        raise typer.Exit(EXIT_CLEAN)
+    failed = summary.errors > 0 or (strict and summary.warnings > 0)
+    raise typer.Exit(EXIT_ERRORS if failed and not exit_zero else EXIT_CLEAN)
+
+
+def _named_stdin(item: Source | InputError, name: str | None) -> Source | InputError:
+    """Standard input under ``--stdin-filename``'s name; anything else as it is."""
+    if name is not None and isinstance(item, Source) and item.path is None:
+        return dataclasses.replace(item, name=name)
+    return item
+
+
+def _open_report(target: str) -> Any:
+    """``-o FILE`` opened for writing, guarded (a failure names it); exit 2 with one line when it cannot be."""
+    try:
+        handle = open(target, "w", encoding="utf-8")  # noqa: SIM115 - closed by the caller
+    except OSError as error:
+        typer.echo(f"Error: cannot write {shown(target)}: {error.strerror or error}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE) from None
+    return GuardedStream(handle, target)
+
+
+def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: frozenset[str], fmt: str, *,
+                     statistics: bool, fail_fast: bool, strict: bool, quiet: bool, color: str,
+                     to_file: bool, max_per_match: int | None = None, screen: Screen | None = None,
+                     note: str = "", max_open_matches: int = MAX_OPEN_MATCHES) -> tuple[Summary, bool]:
+    """Validate the inputs one by one into the writer of ``fmt``; the summary, and whether inputs were left unread.
+
+    The progress bar (standard error) is shown on a terminal for text output or
+    a report written to a file, unless ``quiet``; text bound for the same
+    terminal is printed through the bar's console, above the bar.
+    """
+    errors = make_console(sys.stderr, color)
+    bar = not quiet and errors.is_terminal and sys.stderr.isatty() and (fmt == "text" or statistics or to_file)
+    console = errors if bar and not to_file and _same_terminal() else make_console(stream, color)
+    writer = make_writer(fmt, stream, statistics=statistics, console=console, quiet=quiet, strict=strict)
+    writer.note = note
+    validator = Validator(codes, max_per_match, max_open_matches)
+    progress = ValidateProgress(inputs, errors, enabled=bar)
+
+    def on_block(size: int) -> None:
+        progress.advance(size)
+        writer.poll()
+
+    validator.on_block = on_block
+    unread = False
+    try:
+        with progress:
+            for index, item in enumerate(inputs):
+                writer.start_file(printable(item.name if isinstance(item, Source) else item.path))
+                progress.start_file(index)
+                stop = False
+                found = validator.validate_inputs([item])
+                for violation in screen(found, validator.summary) if screen is not None else found:
+                    writer.add(violation)
+                    if fail_fast and violation.severity == "error":
+                        stop = True
+                        break
+                getattr(found, "close", lambda: None)()  # a validation left early counts the lines it read now
+                writer.end_file()
+                progress.end_file()
+                if stop:
+                    unread = any(isinstance(rest, Source) for rest in inputs[index + 1:])
+                    break
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+    writer.finish(validator.summary)
+    return validator.summary, unread
+
+
+def _same_terminal() -> bool:
+    """Whether standard output and standard error are the same terminal."""
+    try:
+        return sys.stdout.isatty() and os.path.samestat(os.fstat(sys.stdout.fileno()), os.fstat(sys.stderr.fileno()))
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def _rule_markdown(rule: Rule) -> str:
+    return (
+        f"# {rule.code} `{rule.name}` ({rule.severity}{', retired' if rule.retired else ''})\n\n"
+        f"**What it checks.** {rule.summary}\n\n"
+        f"**Why.** {rule.why}\n\n"
+        f"**Bad**\n\n```\n{rule.bad}\n```\n\n"
+        f"**Good**\n\n```\n{rule.good}\n```\n"
+    )
+
+
+@app.command()
+def rule(
+    code: Annotated[Optional[str], typer.Argument(metavar="CODE", help="A code (M205) or name (illegal-draw).")] = None,
+    show_all: Annotated[bool, typer.Option("--all", help="Explain every rule.")] = False,
+    output_format: Annotated[RuleFormat, typer.Option("--format", help="Output format.")] = RuleFormat.text,
+) -> None:
+    """Explain a rule: its name, severity, what it checks, why, and a bad and a good example."""
+    if show_all and code is not None:
+        raise typer.BadParameter(f"give a rule code ({code}) or --all, not both", param_hint="CODE/--all")
+    if show_all:
+        chosen = list(RULES)
+    elif code is None:
+        raise typer.BadParameter("give a rule code (e.g. M205) or --all", param_hint="CODE")
+    else:
+        found = find_rule(code)
+        if found is None:
+            raise typer.BadParameter(f"no rule {code!r}; `drawlog rule --all` lists them", param_hint="CODE")
+        chosen = [found]
+    if output_format is RuleFormat.json:
+        typer.echo(msgspec.json.encode(chosen if show_all else chosen[0]).decode())
+        return
+    from rich.markdown import Markdown
+
+    console = Console(highlight=False)
+    for index, item in enumerate(chosen):
+        if index:
+            console.rule()
+        console.print(Markdown(_rule_markdown(item)))
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of one log line (format v1)."""
+    typer.echo(msgspec.json.format(msgspec.json.encode(json_schema()), indent=2).decode())
