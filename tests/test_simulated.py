@@ -79,13 +79,18 @@ def test_interleaved_tables_validate_clean(seed, tables):
 @SETTINGS
 @given(seed=seeds, players=player_counts, bots=bot_lineups, log_seq=st.booleans())
 def test_every_injected_fault_is_the_first_violation_on_its_line(seed, players, bots, log_seq):
-    simulator = Simulator(seed, SimulationOptions(players=players, bots=bots, fault_rate=1.0, log_seq=log_seq))
-    events = simulator.match("m1")
-    violations, _, _ = run(encode_events(events))
+    assert_fault_caught_first(Simulator(seed, SimulationOptions(players=players, bots=bots, fault_rate=1.0,
+                                                                log_seq=log_seq)))
+
+
+def assert_fault_caught_first(simulator: Simulator, kinds: tuple[str, ...] | None = None) -> None:
+    """Play one match with a fault due: the fault (of ``kinds``) is the first violation, on its line."""
+    violations, _, _ = run(encode_events(simulator.match("m1")))
     if not simulator.injected:
         assert violations == []
         return
     (fault,) = simulator.injected
+    assert kinds is None or fault.code in kinds
     assert violations, f"injected {fault} was not caught"
     assert (violations[0].line, violations[0].code) == (fault.index, fault.code)
 
@@ -170,17 +175,8 @@ def test_every_simulated_all_fives_match_validates_clean(seed, table, bots, log_
 @FIVES_SETTINGS
 @given(seed=seeds, players=st.sampled_from([2, 3, 4]), bots=bot_lineups, log_seq=st.booleans())
 def test_every_all_fives_fault_is_the_first_violation_on_its_line(seed, players, bots, log_seq):
-    simulator = Simulator(seed, SimulationOptions(players=players, bots=bots, variant="all-fives", fault_rate=1.0,
-                                                  log_seq=log_seq))
-    events = simulator.match("m1")
-    violations, _, _ = run(encode_events(events))
-    if not simulator.injected:
-        assert violations == []
-        return
-    (fault,) = simulator.injected
-    assert fault.code in FIVES_KINDS
-    assert violations, f"injected {fault} was not caught"
-    assert (violations[0].line, violations[0].code) == (fault.index, fault.code)
+    assert_fault_caught_first(Simulator(seed, SimulationOptions(players=players, bots=bots, variant="all-fives",
+                                                                fault_rate=1.0, log_seq=log_seq)), FIVES_KINDS)
 
 
 def test_every_all_fives_fault_kind_is_injected_and_caught_first():
