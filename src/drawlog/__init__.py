@@ -2,9 +2,11 @@
 
 The rules engine (:class:`Match`, :class:`Round`, :class:`FivesRound`, the game
 profiles) is a pure library; the :class:`Validator` replays logs through it; the
-CLI (``drawlog``) sits on top.
+CLI (``drawlog``) sits on top. From a notebook: :func:`validate`,
+:func:`write_stats`, :func:`read_stats` and :func:`replay` (nothing printed).
 """
 
+from .api import Validation, read_stats, replay, validate, write_stats
 from .check.rules import RULES, RULES_BY_CODE, Rule, find_rule
 from .check.validator import Validator, validate_lines, validate_paths
 from .check.violations import Summary, Violation
@@ -35,7 +37,8 @@ __all__ = [
     "ALL_FIVES", "BLOCKED", "DOMINO", "DRAW", "FORMAT_VERSION", "PROFILES", "RULES", "RULES_BY_CODE",
     "AnyEvent", "DrawlogError", "Fault", "FivesRound", "GameRules", "IllegalAction", "InputError", "Match",
     "MatchResult", "NothingRead", "OutputError", "Placement", "Profile", "Round", "RoundScore", "Rule", "Summary",
-    "Tableau", "Validator", "Violation", "WriteFailed",
+    "Tableau", "Validation", "Validator", "Violation", "WriteFailed",
     "check_players", "default_target", "find_rule", "hand_size", "house_rules", "json_schema", "match_result",
-    "round_to_five", "score_round", "validate_lines", "validate_paths", "violations_frame",
+    "read_stats", "replay", "round_to_five", "score_round", "validate", "validate_lines", "validate_paths",
+    "violations_frame", "write_stats",
 ]

@@ -23,6 +23,7 @@ from typing import BinaryIO
 
 from ..errors import InputError
 from .events import MAX_NESTING
+from .remote import expand_url, is_url, url_chunks
 
 LOG_SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst")
 STDIN = "-"
@@ -43,10 +44,11 @@ _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 
 @dataclass(frozen=True)
 class Source:
-    """One input: a log file, or standard input (``name == "-"``)."""
+    """One input: a log file, standard input (``name == "-"``), or a URL read through fsspec (``url``)."""
 
     name: str
     path: Path | None = None
+    url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -101,9 +103,13 @@ def expand_paths(paths: list[str]) -> Iterator[Source | InputError]:
     is read like a file.
     """
     seen: set[tuple[int, int]] = set()
+    urls: set[str] = set()
     for raw in paths:
         if raw == STDIN:
             yield Source(STDIN)
+            continue
+        if is_url(raw):
+            yield from expand_url(raw, urls)
             continue
         path = Path(raw)
         if path.is_dir():
@@ -265,6 +271,9 @@ def _continue(first: bytes, chunks: Iterator[bytes]) -> Iterator[bytes]:
 
 
 def _chunks(source: Source, on_ratio: Callable[[int], None] | None = None) -> Iterator[bytes]:
+    if source.url is not None:
+        yield from url_chunks(source.name, source.url, on_ratio)
+        return
     if source.path is None:
         yield from _standard_input(source.name)
         return

@@ -30,6 +30,7 @@ from ..engine.tiles import TILE_COUNT, is_double, tile_count, tile_id
 from ..errors import Fault
 from ..log.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
 from ..log.reader import STDIN
+from ..log.remote import is_url
 from .sinks import (
     DOWN_END,
     DRAW_CODE,
@@ -159,10 +160,10 @@ class StatsRecorder(Observer):
         self._paths: dict[str, str | None] = {}
 
     def path_of(self, file: str) -> str | None:
-        """The absolute path of the input named ``file`` (None for standard input)."""
+        """The absolute path of the input named ``file`` (None for standard input; a URL is its own path)."""
         path = self._paths.get(file, "")
         if path == "":
-            path = self._paths[file] = None if file == STDIN else os.path.abspath(file)
+            path = self._paths[file] = None if file == STDIN else file if is_url(file) else os.path.abspath(file)
         return path
 
     # -- the observer hooks ----------------------------------------------------

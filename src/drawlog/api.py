@@ -1,0 +1,172 @@
+"""drawlog from Python (a notebook, a script): validate, write and read the tables, replay a match.
+
+Nothing here prints; everything returns data. Paths may be local files and
+folders or URLs (``s3://``, ``gs://``, ``abfs://``, ``memory://``,
+``file://``, with ``pip install 'drawlog[cluster]'``); ``cluster`` runs the
+work on a Dask cluster (``"local:4"``, ``"tcp://HOST:8786"``, or a
+``distributed.Client``)::
+
+    import drawlog
+    found = drawlog.validate("logs/")
+    found.summary.errors, found.to_polars().group_by("code").len()
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .check.replay import MAX_OPEN_MATCHES
+from .check.rules import select_codes
+from .check.validator import Validator, as_path_list
+from .check.violations import Summary, Violation
+from .log.reader import STDIN, Source
+from .log.remote import is_url
+
+if TYPE_CHECKING:
+    import polars as pl
+
+#: What ``paths`` may be: one path or URL, or several.
+Paths = str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
+
+
+class Validation:
+    """What :func:`validate` found: ``summary`` (the counts) and ``violations`` (in input order).
+
+    Iterating gives the violations; :meth:`to_polars` gives them as a DataFrame.
+    """
+
+    def __init__(self, summary: Summary, violations: list[Violation]) -> None:
+        self.summary = summary
+        self.violations = violations
+
+    @property
+    def ok(self) -> bool:
+        """Whether no error was found (warnings allowed)."""
+        return self.summary.errors == 0
+
+    def __iter__(self) -> Iterator[Violation]:
+        return iter(self.violations)
+
+    def __len__(self) -> int:
+        return len(self.violations)
+
+    def to_polars(self) -> pl.DataFrame:
+        """The violations as a polars DataFrame (the JSON fields as columns; see :func:`violations_frame`)."""
+        from .tables.violations import violations_frame
+
+        return violations_frame(self.violations)
+
+    def __repr__(self) -> str:
+        summary = self.summary
+        return (f"Validation({summary.files} files, {summary.matches} matches, {summary.errors} errors, "
+                f"{summary.warnings} warnings)")
+
+
+def _codes(select: Iterable[str] | None, ignore: Iterable[str] | None) -> frozenset[str] | None:
+    """The codes reported under ``select`` and ``ignore`` (codes or prefixes); None: every code."""
+    if select is None and ignore is None:
+        return None
+    return select_codes(list(select) if select is not None else None, list(ignore) if ignore is not None else None)
+
+
+def validate(paths: Paths, *, select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
+             max_per_match: int | None = None, max_open_matches: int = MAX_OPEN_MATCHES,
+             cluster: Any = None) -> Validation:
+    """Validate log files, folders and URLs; every violation, in input order, and the summary.
+
+    ``select`` and ``ignore`` take codes or prefixes (``"M"``, ``"M20"``,
+    ``"M205"``), as ``drawlog validate --select`` does. ``cluster``: replay
+    the files on a Dask cluster (the same violations, in the same order).
+    """
+    codes = _codes(select, ignore)
+    names = as_path_list(paths)
+    if cluster is not None:
+        from .tables.cluster import validate_on_cluster
+
+        summary = Summary()
+        found = [violation for _, violations, _ in validate_on_cluster(names, cluster, codes, summary,
+                                                                        max_per_match, max_open_matches)
+                 for violation in violations]
+        return Validation(summary, found)
+    validator = Validator(codes, max_per_match, max_open_matches)
+    found = list(validator.validate_paths(names))
+    return Validation(validator.summary, found)
+
+
+def write_stats(paths: Paths, out: str | os.PathLike[str], *, partition_by: str | None = None, jobs: int = 1,
+                cluster: Any = None, select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
+                validator: Validator | None = None, on_file: Any = None) -> Summary:
+    """Validate the logs and write the five Parquet tables to ``out`` (a folder or a URL), replaced whole.
+
+    ``jobs`` replays that many files at once in local processes; ``cluster``
+    on a Dask cluster instead. Either way the tables are the same, row for
+    row, as one process writes. A folder drawlog did not write is refused
+    (:class:`~drawlog.errors.OutputError`); when no input could be read,
+    :class:`~drawlog.errors.NothingRead` is raised and the old tables stay.
+    ``validator`` (local runs) and ``on_file`` (cluster runs: called with each
+    file's summary as it is done) are for progress displays.
+    """
+    from .tables.dataset import write_tables
+
+    codes = _codes(select, ignore) if validator is None else validator.reporter.codes
+    names = as_path_list(paths)
+    target = os.fspath(out)
+    if cluster is not None:
+        from .tables.cluster import write_tables_on_cluster
+
+        return write_tables_on_cluster(names, target, cluster, partition_by=partition_by, codes=codes,
+                                       on_file=on_file)
+    if is_url(target):
+        from .tables.storage import write_tables_at_url
+
+        return write_tables_at_url(names, target, partition_by=partition_by, validator=validator, jobs=jobs,
+                                   codes=codes)
+    return write_tables(names, target, partition_by, validator=validator, jobs=jobs, codes=codes)
+
+
+def read_stats(out: str | os.PathLike[str]) -> dict[str, pl.LazyFrame]:
+    """The tables ``write_stats`` wrote, as polars LazyFrames by name (matches, rounds, players, moves, violations).
+
+    Nothing is read until a query is collected, and then only what it needs:
+    a filter on the ``--partition-by`` column skips the other folders' files,
+    and row groups are skipped by their statistics.
+    """
+    target = os.fspath(out)
+    if is_url(target):
+        from .tables.storage import open_tables_at_url
+
+        return open_tables_at_url(target)
+    from .tables.dataset import open_tables
+
+    frames: dict[str, pl.LazyFrame] = open_tables(target)
+    return frames
+
+
+def replay(path: str | os.PathLike[str], match: str | None = None, *, round: int | None = None,
+           at: int | None = None) -> list[dict[str, Any]]:
+    """The frames of one match, event by event: the board, hands, stock, legal moves and violations after each.
+
+    ``match`` may be left out when the log holds one match. ``round`` keeps
+    one round; ``at`` stops at that line. Each frame is the dict that
+    ``drawlog replay --format json`` writes (fields in the README). An empty
+    list: no line of the match (up to ``at``). An unreadable log raises
+    :class:`~drawlog.errors.InputError`; a log of several matches with no
+    ``match`` given raises ``ValueError`` naming them.
+    """
+    from .check.walkthrough import Selection, match_ids, walk
+
+    name = os.fspath(path)
+    source = Source(STDIN) if name == STDIN else Source(name, url=name) if is_url(name) else Source(name, Path(name))
+    if match is None:
+        ids = match_ids(source)
+        if len(ids) != 1:
+            raise ValueError(f"{name} holds {len(ids)} matches: say which ({', '.join(ids[:10])}"
+                             f"{', …' if len(ids) > 10 else ''})")
+        match = ids[0]
+    return walk(source, Selection(match, round, at))
+
+
+__all__ = ["Validation", "read_stats", "replay", "validate", "write_stats"]

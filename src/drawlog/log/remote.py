@@ -1,0 +1,111 @@
+"""Logs at URLs (``s3://``, ``gs://``, ``abfs://``, ``memory://``, ``file://``), read through fsspec.
+
+Only a name that starts with a scheme and ``://`` is a URL (:func:`is_url`);
+every other path is read by :mod:`drawlog.log.reader` as before, without
+fsspec. fsspec, and the filesystem a scheme needs (s3fs for ``s3://``), come
+with ``pip install 'drawlog[cluster]'``. Credentials are the ones fsspec and
+the cloud's own configuration find (environment, ``~/.aws``, gcloud, fsspec's
+config files), never drawlog's options. A URL's compression is told by its
+suffix (``.gz``, ``.zst``) or, failing that, by its first bytes.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from ..errors import InputError
+
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]+://")
+#: What a URL without fsspec installed says.
+NEEDS_FSSPEC = "URLs need fsspec: pip install 'drawlog[cluster]'"
+
+
+def is_url(name: str) -> bool:
+    """Whether ``name`` is a URL (``scheme://…``, a scheme of two letters or more; ``C:\\`` is a path)."""
+    return _URL.match(name) is not None
+
+
+def url_filesystem(url: str) -> tuple[Any, str]:
+    """``(fsspec filesystem, path in it)`` of ``url``; ``ImportError`` says what to install."""
+    try:
+        from fsspec.core import url_to_fs
+    except ImportError:
+        raise ImportError(NEEDS_FSSPEC) from None
+    return url_to_fs(url)
+
+
+def _why(error: BaseException) -> str:
+    """An fsspec or cloud error in a few words, on one line."""
+    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    if isinstance(error, FileNotFoundError):
+        return "no such file or folder"
+    if isinstance(error, PermissionError):
+        return f"permission denied ({text})"
+    return text
+
+
+def expand_url(url: str, seen: set[str]) -> Iterator[Any]:
+    """The log files at ``url`` (a file, or a folder searched recursively, sorted) as sources.
+
+    Yields :class:`~drawlog.log.reader.Source` (``url`` set) or an
+    :class:`~drawlog.errors.InputError` in place of what cannot be used; a URL
+    met twice is read once.
+    """
+    from .reader import Source, is_log_name
+
+    try:
+        fs, path = url_filesystem(url)
+        if fs.isdir(path):
+            base = path.rstrip("/")
+            found = sorted(name for name in fs.find(base) if is_log_name(name))
+            if not found:
+                yield InputError(url, "folder holds no .jsonl, .jsonl.gz or .jsonl.zst files")
+            for name in found:
+                full = url.rstrip("/") + name[len(base):] if name.startswith(base + "/") else fs.unstrip_protocol(name)
+                if full not in seen:
+                    seen.add(full)
+                    yield Source(full, url=full)
+        elif fs.isfile(path):
+            if url not in seen:
+                seen.add(url)
+                yield Source(url, url=url)
+        else:
+            yield InputError(url, "no such file or folder")
+    except Exception as error:  # noqa: BLE001 - whatever the filesystem raises is this input's problem
+        yield InputError(url, _why(error))
+
+
+def url_chunks(name: str, url: str, on_ratio: Callable[[int], None] | None = None) -> Iterator[bytes]:
+    """The decompressed data of the file at ``url`` in chunks (what :func:`~drawlog.log.reader.read_blocks` reads)."""
+    from .reader import _GZIP_MAGIC, _ZSTD_MAGIC, BOMB_MIN_BYTES, BOMB_RATIO, _read_all, _unzstd
+
+    try:
+        fs, path = url_filesystem(url)
+        raw = fs.open(path, "rb")
+    except Exception as error:  # noqa: BLE001 - the input's problem, said in its F007
+        raise InputError(name, f"cannot open: {_why(error)}") from None
+    with raw:
+        head = raw.read(4)
+        raw.seek(0)
+        lower = path.lower()
+        gz = lower.endswith(".gz") or (not lower.endswith(".zst") and head.startswith(_GZIP_MAGIC))
+        zst = lower.endswith(".zst") or (not gz and head.startswith(_ZSTD_MAGIC))
+        if not (gz or zst):
+            yield from _read_all(raw)
+            return
+        unpacked = 0
+        if gz:
+            with gzip.GzipFile(fileobj=raw, mode="rb") as stream:
+                for chunk in _read_all(stream):  # type: ignore[arg-type]
+                    unpacked += len(chunk)
+                    yield chunk
+        else:
+            for chunk in _unzstd(raw, name):
+                unpacked += len(chunk)
+                yield chunk
+        packed = raw.tell()
+        if on_ratio is not None and unpacked >= BOMB_MIN_BYTES and unpacked > BOMB_RATIO * max(packed, 1):
+            on_ratio(unpacked // max(packed, 1))
