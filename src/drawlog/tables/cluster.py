@@ -281,10 +281,10 @@ def validate_on_cluster(names: Sequence[str], cluster: Any, codes: frozenset[str
         again = _earlier_starts([starts for _, _, starts in results])
         if again:
             indexes = sorted(again)
-            redone = client.map(validate_file, [inputs[index] for index in indexes], codes=codes,
-                                max_per_match=max_per_match, max_open_matches=max_open_matches,
-                                earlier=[again[index] for index in indexes], key=_keys("again", len(indexes)),
-                                pure=False)
+            count = len(indexes)
+            redone = client.map(validate_file, [inputs[index] for index in indexes], [codes] * count,
+                                [max_per_match] * count, [max_open_matches] * count,
+                                [again[index] for index in indexes], key=_keys("again", count), pure=False)
             for place, result in _in_input_order(client, redone):
                 results[indexes[place]] = result
     for index, (found, part, _) in enumerate(results):
@@ -310,10 +310,10 @@ def write_tables_on_cluster(names: Sequence[str], out: str, cluster: Any, partit
             again = _earlier_starts([part.starts for part in parts])
             if again:
                 indexes = sorted(again)
-                redone = client.map(write_file, [inputs[index] for index in indexes], staging=output.staging,
-                                    codes=codes, partition_by=partition_by,
-                                    earlier=[again[index] for index in indexes],
-                                    key=_keys("again", len(indexes)), pure=False)
+                count = len(indexes)
+                redone = client.map(write_file, [inputs[index] for index in indexes], [output.staging] * count,
+                                    [codes] * count, [partition_by] * count, [again[index] for index in indexes],
+                                    key=_keys("again", count), pure=False)
                 for place, part in _in_input_order(client, redone):
                     parts[indexes[place]] = part
         summary = Summary()
