@@ -1,0 +1,95 @@
+"""The properties every fuzzed input must keep: no exception, every line accounted for, one verdict everywhere.
+
+:func:`check_log` writes an input to a file and checks that ``validate`` (the
+:class:`~drawlog.check.validator.Validator` reading the file) and ``stats``
+(:func:`~drawlog.tables.dataset.write_tables`, whose ``violations`` table is
+read back) report the same violations, field for field and in the same order,
+and the same summary; and that the in-memory API (``validate_lines``) agrees
+with the file reader.
+"""
+
+from __future__ import annotations
+
+import gzip
+import tempfile
+from pathlib import Path
+
+import msgspec
+import pyarrow.parquet as pq
+
+from drawlog.check.validator import Validator, validate_lines
+from drawlog.check.violations import Summary, Violation
+from drawlog.errors import NothingRead
+from drawlog.tables.dataset import write_tables
+
+BOM = b"\xef\xbb\xbf"
+#: The fields of a violation compared between ``validate`` and the ``violations`` table.
+COMPARED = ("file", "line", "match", "round", "player", "code", "severity", "message")
+
+Row = tuple[object, ...]
+
+
+def line_count(data: bytes) -> int:
+    """How many lines a reader finds in ``data``: one per newline, and a last line without one."""
+    return data.count(b"\n") + (bool(data) and not data.endswith(b"\n"))
+
+
+def accounted(summary: Summary, lines: int) -> None:
+    """Every line read is an event, a blank line or an invalid line, and every line of the input was read."""
+    assert summary.lines == summary.events + summary.blank_lines + summary.invalid_lines, summary
+    assert summary.lines == lines, (summary.lines, lines)
+    assert min(summary.events, summary.blank_lines, summary.invalid_lines) >= 0, summary
+
+
+def rows(violations: list[Violation]) -> list[Row]:
+    return [tuple(getattr(violation, name) for name in COMPARED) for violation in violations]
+
+
+def _stored(data: bytes, path: Path) -> None:
+    if path.name.endswith(".gz"):
+        path.write_bytes(gzip.compress(data, compresslevel=1, mtime=0))
+    else:
+        path.write_bytes(data)
+
+
+def validated(path: Path) -> tuple[list[Violation], Summary]:
+    """What ``validate`` reports for one file."""
+    validator = Validator()
+    found = list(validator.validate_paths(str(path)))
+    return found, validator.summary
+
+
+def stats_rows(path: Path, out: Path) -> tuple[list[Row], Summary] | None:
+    """The ``violations`` table ``stats`` writes for one file, and its summary (None: nothing could be read)."""
+    try:
+        summary = write_tables([str(path)], out, rows_per_group=64)
+    except NothingRead:
+        return None
+    table = pq.read_table(out / "violations.parquet", columns=list(COMPARED))
+    return [tuple(row[name] for name in COMPARED) for row in table.to_pylist()], summary
+
+
+def check_log(data: bytes, suffix: str = ".jsonl", in_memory: bool = True) -> list[Violation]:
+    """Check ``data`` as a log file: the properties of this module. Returns what ``validate`` reported."""
+    with tempfile.TemporaryDirectory(prefix="drawlog-fuzz-") as folder:
+        path = Path(folder) / f"log{suffix}"
+        _stored(data, path)
+        found, summary = validated(path)
+        body = data.removeprefix(BOM)
+        unreadable = summary.files == 0
+        if unreadable:
+            assert summary.unreadable == 1 and [violation.code for violation in found] == ["F007"], found
+        else:
+            accounted(summary, line_count(body))
+        written = stats_rows(path, Path(folder) / "stats")
+        if written is None:
+            assert unreadable, "stats read nothing where validate read the file"
+        else:
+            table, stats_summary = written
+            assert table == rows(found)
+            assert msgspec.structs.asdict(stats_summary) == msgspec.structs.asdict(summary)
+    if in_memory and not unreadable:
+        memory, memory_summary = validate_lines(body, str(path))
+        assert rows(memory) == rows(found)
+        accounted(memory_summary, line_count(body))
+    return found

@@ -1,0 +1,70 @@
+"""A long fuzzing run by hand that keeps going past failures: each failing input is saved with its error.
+
+    python tests/fuzz/hunt.py --examples 20000 --target damaged --out /tmp/drawlog-hunt
+
+Every input that breaks a property of :mod:`agree` is written to ``OUT`` as
+``<kind>-<hash>.bin`` (the log's bytes) beside ``.txt`` (the error), one per
+distinct error message line; the counts are printed at the end. Not run by pytest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+import time
+import traceback
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fuzz.agree import check_log
+from fuzz.inputs import damaged_logs, raw_logs
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--examples", type=int, default=20_000)
+    parser.add_argument("--target", choices=["damaged", "raw"], default="damaged")
+    parser.add_argument("--out", type=Path, default=Path("/tmp/drawlog-hunt"))
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    failures: Counter[str] = Counter()
+    ran = 0
+    started = time.monotonic()
+    inputs = damaged_logs() if args.target == "damaged" else raw_logs
+    suffixes = st.sampled_from([".jsonl", ".jsonl", ".jsonl", ".jsonl.gz"] if args.target == "damaged" else [".jsonl"])
+
+    @settings(max_examples=args.examples, deadline=None, database=None, phases=["generate"],
+              suppress_health_check=list(HealthCheck))
+    @given(data=inputs, suffix=suffixes)
+    def run(data: bytes, suffix: str) -> None:
+        nonlocal ran
+        ran += 1
+        try:
+            check_log(data, suffix)
+        except Exception as error:  # noqa: BLE001 - every failure is saved, the run goes on
+            text = "".join(traceback.format_exception(error))
+            key = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"[:200]
+            failures[key] += 1
+            if failures[key] <= 3:
+                name = f"{args.target}-{hashlib.sha1(data).hexdigest()[:12]}"
+                (args.out / f"{name}{suffix}.bin").write_bytes(data)
+                (args.out / f"{name}.txt").write_text(text, encoding="utf-8")
+        if ran % 1000 == 0:
+            print(f"{ran} examples, {time.monotonic() - started:.0f} s, {sum(failures.values())} failures",
+                  flush=True)
+
+    run()
+    print(f"{ran} examples in {time.monotonic() - started:.0f} s; failures:")
+    for key, count in failures.most_common():
+        print(f"  {count:6d}  {key}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

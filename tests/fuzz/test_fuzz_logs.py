@@ -1,0 +1,25 @@
+"""Fuzzed logs never crash drawlog, every line is accounted for, and ``validate`` and ``stats`` agree.
+
+Bounded for CI; ``DRAWLOG_FUZZ_EXAMPLES=20000 python -m pytest tests/fuzz`` runs each target longer
+(see tests/fuzz/README.md).
+"""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from .agree import check_log
+from .inputs import damaged_logs, fuzz_settings, raw_logs
+
+
+@fuzz_settings(ci_examples=60)
+@given(data=damaged_logs(), suffix=st.sampled_from([".jsonl", ".jsonl", ".jsonl", ".jsonl.gz"]))
+def test_damaged_logs_get_the_same_violations_from_validate_and_stats(data: bytes, suffix: str) -> None:
+    check_log(data, suffix)
+
+
+@fuzz_settings(ci_examples=60)
+@given(data=raw_logs)
+def test_raw_bytes_get_the_same_violations_from_validate_and_stats(data: bytes) -> None:
+    check_log(data)
