@@ -74,7 +74,7 @@ def test_the_cluster_writes_the_local_tables_row_for_row(client, logs, local_tab
 
 def test_a_match_started_in_two_files_is_f005_on_the_cluster_too(client, logs, local_tables):
     local = drawlog.validate(logs)
-    found = drawlog.validate(logs, cluster=client)
+    found = drawlog.validate(logs, cluster=client.scheduler.address)  # tcp://127.0.0.1:PORT
     assert found.summary == local.summary
     assert found.violations == local.violations
     again = [violation for violation in found if violation.code == "F005"]

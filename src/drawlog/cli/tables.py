@@ -59,20 +59,28 @@ IncludeInvalidOption = Annotated[bool, typer.Option(
                               "valid ones).")]
 
 
+#: ``--cluster`` of ``stats``, ``audit`` and ``validate``.
+ClusterOption = Annotated[Optional[str], typer.Option(
+    "--cluster", metavar="ADDRESS", help="Replay the files on a Dask cluster: local:N (N worker processes here) or "
+                                         "tcp://HOST:8786 (a running scheduler). Needs drawlog[cluster].")]
+
+
 #: ``--variant`` of ``players`` and ``ratings``: without it every variant has rows of its own.
 VariantOption = Annotated[Optional[Variant], typer.Option(
     "--variant", help="Only this game (draw, all-fives); default: each variant on its own rows, never mixed.")]
 
 
 def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_label: str,
-                 quiet: bool, jobs: int, codes: Optional[frozenset[str]] = None) -> Summary:
+                 quiet: bool, jobs: int, codes: Optional[frozenset[str]] = None,
+                 cluster: Optional[str] = None) -> Summary:
     """Validate and write the tables; exit 2 when the folder or the key is refused, or nothing could be read.
 
     ``codes``: the violations reported (in the violations table and the summary); the replay checks every rule.
     """
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    from ..tables.dataset import open_tables, write_tables
+    from ..api import read_stats, write_stats
+    from ..tables.cluster import ClusterError, add_up
 
     validator = Validator(codes)
     console = Console(stderr=True)
@@ -92,9 +100,16 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
             progress.update(task, megabytes=read[0] / 1e6, matches=matches,
                             rate=f"{matches / elapsed:,.0f} matches/s")
 
+        def file_done(index: int, part: Summary) -> None:  # --cluster: a file replayed by a worker
+            add_up(validator.summary, part)
+            advance(0)
+
         validator.on_block = advance
         try:
-            summary = write_tables(paths, Path(out), partition_by, validator=validator, jobs=jobs, codes=codes)
+            summary = write_stats(paths, out, partition_by=partition_by, validator=validator, jobs=jobs,
+                                  cluster=cluster, on_file=file_done)
+        except ClusterError as error:
+            raise typer.BadParameter(shown(str(error)), param_hint="--cluster") from None
         except NothingRead as error:
             _print_unreadable(console, error.unreadable)
             console.print(Text(f"Error: {shown(str(error))}"), soft_wrap=True)
@@ -110,7 +125,7 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
         import polars as pl
 
         try:
-            unreadable = open_tables(Path(out))["violations"].filter(pl.col("code") == "F007").collect()
+            unreadable = read_stats(out)["violations"].filter(pl.col("code") == "F007").collect()
         except OutputError as error:
             raise typer.BadParameter(shown(str(error)), param_hint="--out") from None
         _print_unreadable(console, unreadable.select("file", "line", "message").rows())
@@ -132,9 +147,10 @@ def stats(
                                                              "tournament, table_name, variant or file.")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Processes replaying files at once.")] = 1,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
+    cluster: ClusterOption = None,
 ) -> None:
     """Replay the logs and write matches, rounds, players, moves and violations as Parquet tables."""
-    summary = _write_stats(paths, out, partition_by, "stats", quiet, jobs)
+    summary = _write_stats(paths, out, partition_by, "stats", quiet, jobs, cluster=cluster)
     Console(stderr=True).print(Text(f"wrote {shown(out)}: {summary_line(summary)}"), soft_wrap=True)
 
 
@@ -157,6 +173,7 @@ def audit(
                                                                 "means nothing could be read).")] = False,
     config: ConfigOption = None,
     isolated: IsolatedOption = False,
+    cluster: ClusterOption = None,
 ) -> None:
     """The main job, in one pass: validate, write the tables, and print what was found.
 
@@ -174,14 +191,14 @@ def audit(
     except ValueError as error:
         raise typer.BadParameter(shown(str(error)), param_hint="--select/--ignore") from None
     jobs = jobs if jobs is not None else settings.jobs or 1
-    summary = _write_stats(paths, out, partition_by, "auditing", quiet, jobs, codes)
+    summary = _write_stats(paths, out, partition_by, "auditing", quiet, jobs, codes, cluster)
     console = Console(highlight=False, emoji=False)
     share = summary.valid_matches / summary.matches if summary.matches else 0.0
     console.print(Text(f"{quantity(summary.matches, 'match', 'matches')} read, {summary.valid_matches:,} valid "
                        f"({share:.1%}), {summary.complete_matches:,} complete", style="bold"), soft_wrap=True)
     console.print(Text(summary_line(summary)), soft_wrap=True)
     try:
-        found = audit_summary(Path(out), top=top)
+        found = audit_summary(out, top=top)
     except OutputError as error:
         raise typer.BadParameter(shown(str(error)), param_hint="--out") from None
     for key, title in (("variants", "matches by variant"), ("by_code", "violations by code"),

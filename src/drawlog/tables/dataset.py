@@ -348,6 +348,12 @@ def open_tables(folder: str | Path):  # noqa: ANN201 - dict[str, polars.LazyFram
     import polars as pl
     import pyarrow.parquet as pq
 
+    from ..log.remote import is_url
+
+    if isinstance(folder, str) and is_url(folder):  # s3://…, memory://…: through fsspec
+        from .storage import open_tables_at_url
+
+        return open_tables_at_url(folder)
     folder = Path(folder)
     if not (folder / MANIFEST).is_file():
         raise OutputError(_not_a_statistics_folder(folder))
