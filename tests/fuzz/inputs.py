@@ -20,6 +20,7 @@ from typing import Any
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
+from drawlog.log.reader import MAX_LINE_BYTES
 from drawlog.play.simulate import SimulationOptions, Simulator, encode_events
 
 #: Examples per fuzz target in CI; ``DRAWLOG_FUZZ_EXAMPLES`` asks for more (or fewer) on demand.
@@ -73,6 +74,7 @@ house_rules = st.dictionaries(st.sampled_from(["hand", "reserve", "target", "Han
 
 
 _DEEP = "\u0000deep:"
+_LONG = "\u0000long:"
 
 
 def _deep(depth: int) -> str:
@@ -87,7 +89,7 @@ def _edit(draw: st.DrawFn, size: int) -> tuple[Any, ...]:
     """One change to a list of ``size`` events (indices drawn below ``size``)."""
     index = draw(st.integers(0, max(size - 1, 0)))
     kind = draw(st.sampled_from(["set", "set", "set", "del", "drop", "dup", "move", "swap", "players", "rules",
-                                 "meta", "tile", "name", "extra", "number"]))
+                                 "meta", "tile", "name", "extra", "number", "long"]))
     if kind == "set":
         return kind, index, draw(st.sampled_from(FIELDS)), draw(odd_values)
     if kind == "del":
@@ -105,6 +107,8 @@ def _edit(draw: st.DrawFn, size: int) -> tuple[Any, ...]:
         return kind, index, draw(st.sampled_from([1, 62, 63, 64, 65, 200, 1000, 3000]))
     if kind == "tile":
         return kind, index, draw(tiles)
+    if kind == "long":  # a line this many bytes over the limit (under it when negative)
+        return kind, index, draw(st.sampled_from([-1, 0, 1, 2, 1000]))
     if kind == "name":  # one player or match id renamed everywhere: a consistent log with odd text
         return kind, index, draw(st.sampled_from(["p1", "p2", "p3", "m0", "m1"])), draw(st.sampled_from(ODD_TEXT))
     if kind == "extra":
@@ -138,6 +142,8 @@ def _apply(events: list[dict[str, Any]], edit: tuple[Any, ...]) -> list[dict[str
         event["rules"] = edit[2]
     elif kind == "meta" and isinstance(event, dict):
         event["meta"] = f"{_DEEP}{edit[2]}"  # written out by _line: too deep for json.dumps
+    elif kind == "long" and isinstance(event, dict):
+        event["meta"] = f"{_LONG}{edit[2]}"
     elif kind == "tile" and isinstance(event, dict):
         event["tile"] = edit[2]
     elif kind == "extra" and isinstance(event, dict):
@@ -191,6 +197,11 @@ def _line(event: Any, rng: random.Random) -> bytes:
     text = json.dumps(event, ensure_ascii=ascii_only, separators=separators, allow_nan=True)
     if '"\\u0000deep:' in text:
         text = re.sub(r'"\\u0000deep:(\d+)"', lambda found: _deep(int(found.group(1))), text)
+    long = re.search(r'"\\u0000long:(-?\d+)"', text)
+    if long is not None:  # padded to MAX_LINE_BYTES + the number asked for
+        short = text[:long.start()] + '""' + text[long.end():]
+        pad = max(MAX_LINE_BYTES + int(long.group(1)) - len(short.encode("utf-8", "surrogatepass")), 0)
+        text = text[:long.start()] + '"' + "x" * pad + '"' + text[long.end():]
     return text.encode("utf-8", "surrogatepass")
 
 

@@ -25,6 +25,7 @@ from ..log.reader import (
     printable,
     read_blocks,
     too_deep,
+    without_long_lines,
 )
 from .replay import MAX_OPEN_MATCHES, Replay, Table
 from .rules import SEVERITY
@@ -277,7 +278,7 @@ def _blank_runs(block: bytes) -> list[bytes | int]:
 
 def _split_text(text: str | bytes | bytearray | memoryview) -> list[bytes]:
     """A whole log held in one string: its lines (a final newline ends the last line, it does not start one)."""
-    data = text.encode() if isinstance(text, str) else bytes(text)
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
     if not data:
         return []
     return data[:-1].split(b"\n") if data.endswith(b"\n") else data.split(b"\n")
@@ -292,12 +293,22 @@ def as_path_list(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]
     return [os.fspath(path) for path in paths]
 
 
-def _as_blocks(lines: Iterable[bytes | str]) -> Iterator[bytes]:
-    """Group in-memory lines into newline-terminated blocks, as :func:`read_blocks` gives them."""
+def _as_blocks(lines: Iterable[bytes | str]) -> Iterator[bytes | LongLine]:
+    """Group in-memory lines into newline-terminated blocks, as :func:`read_blocks` gives them.
+
+    A line over :data:`MAX_LINE_BYTES` is a :class:`LongLine` (F001), as in a file.
+    """
     batch: list[bytes] = []
     for line in lines:
-        data = line.encode() if isinstance(line, str) else line
-        batch.append(data if data.endswith(b"\n") else data + b"\n")
+        data = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else line
+        data = data if data.endswith(b"\n") else data + b"\n"
+        if len(data) > MAX_LINE_BYTES:
+            if batch:
+                yield b"".join(batch)
+                batch = []
+            yield from without_long_lines(data)
+            continue
+        batch.append(data)
         if len(batch) == _BLOCK_LINES:
             yield b"".join(batch)
             batch = []

@@ -234,7 +234,7 @@ def _blocks(name: str, first: bytes, chunks: Iterator[bytes]) -> Iterator[bytes 
                 data = pending + data if pending else data
             cut = data.rfind(b"\n") + 1
             if cut > MAX_LINE_BYTES:  # the block may hold a line over the limit
-                yield from _without_long_lines(data[:cut])
+                yield from without_long_lines(data[:cut])
             elif cut:
                 yield data[:cut]
             pending = data[cut:]
@@ -250,7 +250,7 @@ def _blocks(name: str, first: bytes, chunks: Iterator[bytes]) -> Iterator[bytes 
         yield pending
 
 
-def _without_long_lines(block: bytes) -> Iterator[bytes | LongLine]:
+def without_long_lines(block: bytes) -> Iterator[bytes | LongLine]:
     """A block of whole lines, each line over the limit given as a :class:`LongLine` instead."""
     start = kept = 0
     while start < len(block):

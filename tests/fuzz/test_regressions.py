@@ -1,0 +1,44 @@
+"""What the fuzz targets found, each as the smallest input that showed it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from drawlog.check.validator import validate_lines
+from drawlog.log.reader import MAX_LINE_BYTES
+
+from .agree import check_log
+
+
+def _padded_line(length: int) -> bytes:
+    """A match_start line of exactly ``length`` bytes (without its newline)."""
+    line = json.dumps({"type": "match_start", "match": "m", "players": ["a", "b"], "meta": {"pad": ""}}).encode()
+    return line.replace(b'"pad": ""', b'"pad": "' + b"x" * (length - len(line)) + b'"')
+
+
+@pytest.mark.parametrize("over", [-1, 0, 1, 2])
+def test_a_line_over_the_limit_is_one_f001_in_memory_as_in_a_file(over: int) -> None:
+    """validate_lines held a line over MAX_LINE_BYTES whole and replayed it; the file reader said F001."""
+    line = _padded_line(MAX_LINE_BYTES + over)
+    for given in (line + b"\n", [line], [line.decode()], [b"{}", line + b"\n", b"{}"]):
+        found, summary = validate_lines(given)
+        number = 2 if isinstance(given, list) and len(given) == 3 else 1
+        too_long = [(violation.line, violation.code, violation.message) for violation in found
+                    if violation.code == "F001"]
+        if over > 0:
+            assert too_long == [(number, "F001", f"line is {len(line):,} bytes long; the limit is {MAX_LINE_BYTES:,}")]
+        else:
+            assert too_long == []
+        assert summary.lines == summary.events + summary.blank_lines + summary.invalid_lines
+    check_log(line + b"\n" + b'{"type":"match_end","match":"m","scores":{"a":0,"b":0}}\n')
+
+
+@pytest.mark.parametrize("given", [["\ud800"], "\ud800\n", ['{"type":"match_start","match":"\udc00","players":["a","b"]}']])
+def test_a_str_holding_a_lone_surrogate_is_one_f001_not_an_exception(given: list[str] | str) -> None:
+    """validate_lines encoded a str strictly: a lone surrogate (from surrogateescape) raised UnicodeEncodeError."""
+    found, summary = validate_lines(given)
+    assert [(violation.line, violation.code) for violation in found] == [(1, "F001")]
+    assert "not valid JSON" in found[0].message
+    assert (summary.lines, summary.invalid_lines) == (1, 1)
