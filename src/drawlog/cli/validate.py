@@ -11,12 +11,13 @@ import msgspec
 import typer
 from rich.console import Console
 
+from ..atomic import AtomicFile
 from ..check.baseline import Screen
 from ..check.replay import MAX_OPEN_MATCHES
 from ..check.rules import RULES, Rule, find_rule
 from ..check.validator import Validator
 from ..check.violations import Summary
-from ..errors import InputError
+from ..errors import InputError, WriteFailed
 from ..log.events import json_schema
 from ..log.reader import Source, expand_paths, printable
 from ..views.progress import ValidateProgress
@@ -117,7 +118,8 @@ def validate(
         raise typer.BadParameter("--statistics prints counts, not annotations: use --format text, json or jsonl, "
                                  "or concise for one line per code", param_hint="--statistics/--format")
     inputs = [_named_stdin(item, stdin_filename) for item in expand_paths(paths)]
-    stream = _open_report(output_file) if output_file else sys.stdout
+    report = _open_report(output_file) if output_file else None
+    stream = GuardedStream(report.handle, report.path) if report is not None else sys.stdout
     try:
         summary, unread = _validate_inputs(inputs, stream, codes, output_format.value, statistics=statistics,
                                            fail_fast=fail_fast, strict=strict, quiet=quiet, color=color.value,
@@ -125,9 +127,15 @@ def validate(
                                            max_open_matches=max_open_matches,
                                            screen=screen, note=_selection_note(settings, select, ignore,
                                                                                extend_select, extend_ignore))
-    finally:
-        if output_file:
-            stream.close()
+    except BaseException:
+        if report is not None:
+            report.discard()  # an interrupted or failed report leaves no file (a previous one stays)
+        raise
+    if report is not None:
+        try:
+            report.commit()
+        except OSError as error:
+            raise WriteFailed(report.path, error) from None
     if summary.files == 0 and not unread:
         raise typer.Exit(EXIT_UNUSABLE)  # nothing could be read (not even left unread by --fail-fast), in any mode
     if write_baseline is not None and screen is not None and screen.recorded is not None:
@@ -144,14 +152,13 @@ def _named_stdin(item: Source | InputError, name: str | None) -> Source | InputE
     return item
 
 
-def _open_report(target: str) -> Any:
-    """``-o FILE`` opened for writing, guarded (a failure names it); exit 2 with one line when it cannot be."""
+def _open_report(target: str) -> AtomicFile:
+    """``-o FILE`` opened for writing, in place only once whole; exit 2 with one line when it cannot be."""
     try:
-        handle = open(target, "w", encoding="utf-8")  # noqa: SIM115 - closed by the caller
+        return AtomicFile(target, "w", encoding="utf-8")
     except OSError as error:
         typer.echo(f"Error: cannot write {shown(target)}: {error.strerror or error}", err=True)
         raise typer.Exit(EXIT_UNUSABLE) from None
-    return GuardedStream(handle, target)
 
 
 def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: frozenset[str], fmt: str, *,

@@ -24,10 +24,11 @@ from ..check.validator import Validator
 from ..check.violations import Summary
 from ..errors import InputError, NothingRead, OutputError
 from ..log.reader import STDIN, Source, expand_paths
+from .output import MANIFEST, OutputFolder, recover
+from .partitions import keeps_keys, write_partitioned
 from .sinks import MOVE_PARQUET, ROWS_PER_GROUP, MoveSink, TableSink, WriterThread, open_writer
 from .stats import MATCH_KEYS, SCHEMAS, TABLES, WRITE_SCHEMAS, StatsRecorder
 
-MANIFEST = "_drawlog.json"
 PARTITION_KEYS = (*MATCH_KEYS, "variant", "file")
 #: The version of the tables' columns, ``table_format`` in the manifest (a manifest without it is 1).
 TABLE_FORMAT = 3
@@ -40,15 +41,6 @@ TABLE_CHANGES = {
        "first; moves.faults is a list of codes; points, scores and their claims are all int64; a path column "
        "(absolute; null for standard input) beside file (as given) in every table",
 }
-
-
-def check_out_dir(out: Path) -> None:
-    """Refuse a folder drawlog did not write (or a file) before any work is done."""
-    if out.exists() and not out.is_dir():
-        raise OutputError(f"{out} exists and is not a folder")
-    if out.is_dir() and any(out.iterdir()) and not (out / MANIFEST).is_file():
-        raise OutputError(f"{out} holds files drawlog did not write (no {MANIFEST}); "
-                          f"choose another --out or empty it")
 
 
 def write_tables(
@@ -74,9 +66,8 @@ def write_tables(
     names, out = [str(path) for path in paths], Path(out)
     if partition_by is not None and partition_by not in PARTITION_KEYS:
         raise OutputError(f"cannot partition by {partition_by!r}: choose one of {', '.join(PARTITION_KEYS)}")
-    check_out_dir(out)
-    staging = out.parent / f".{out.name}.partial-{os.getpid()}"
-    shutil.rmtree(staging, ignore_errors=True)
+    folder = OutputFolder(out).open()  # locked, put right after a killed run, checked
+    staging = folder.staging
     flat = staging / "_flat" if partition_by else staging
     flat.mkdir(parents=True)
     try:
@@ -91,13 +82,15 @@ def write_tables(
         if summary.files == 0 and summary.unreadable:
             raise NothingRead(str(out), _unreadable(flat))
         if partition_by:
-            _partition(flat, staging, partition_by)
+            write_partitioned(flat, staging, partition_by)
             shutil.rmtree(flat)
         _write_manifest(staging, names, partition_by, summary, rows)
-        _swap_in(staging, out)
+        folder.swap_in()
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    finally:
+        folder.close()
     return summary
 
 
@@ -242,21 +235,6 @@ def _stop(pool: Any) -> None:
         process.join(5)
 
 
-def _partition(flat: Path, staging: Path, key: str) -> None:
-    import pyarrow.dataset as ds
-    import pyarrow.parquet as pq
-
-    for name in TABLES:
-        source = ds.dataset(flat / f"{name}.parquet", format="parquet")
-        if source.count_rows() == 0:  # no partition folder would be written: keep an empty, typed file
-            (staging / name).mkdir()
-            pq.write_table(source.to_table(), staging / name / "part-0.parquet")
-            continue
-        ds.write_dataset(source, staging / name, format="parquet", partitioning=[key],
-                         partitioning_flavor="hive", existing_data_behavior="error",
-                         basename_template="part-{i}.parquet")
-
-
 def _write_manifest(staging: Path, paths: list[str], partition_by: str | None, summary: Summary,
                     rows: dict[str, int]) -> None:
     import msgspec
@@ -280,17 +258,6 @@ def _table_format(manifest: Path) -> int:
     except (OSError, ValueError, AttributeError):
         return 0
     return written if isinstance(written, int) else 0
-
-
-def _swap_in(staging: Path, out: Path) -> None:
-    """Put the new folder in place of the old one: two renames, never a mix of old and new tables."""
-    if out.exists():
-        retired = out.parent / f".{out.name}.old-{os.getpid()}"
-        out.rename(retired)
-        staging.rename(out)
-        shutil.rmtree(retired, ignore_errors=True)
-    else:
-        staging.rename(out)
 
 
 def _quoted(path: Path | str) -> str:
@@ -355,6 +322,7 @@ def open_tables(folder: str | Path):  # noqa: ANN201 - dict[str, polars.LazyFram
 
         return open_tables_at_url(folder)
     folder = Path(folder)
+    recover(folder)  # the tables a killed run left aside, put back
     if not (folder / MANIFEST).is_file():
         raise OutputError(_not_a_statistics_folder(folder))
     again = f"write it again with `drawlog stats {_inputs_of(folder / MANIFEST)} --out {_quoted(folder)}`"
@@ -372,7 +340,8 @@ def open_tables(folder: str | Path):  # noqa: ANN201 - dict[str, polars.LazyFram
             except Exception as error:  # noqa: BLE001 - whatever pyarrow makes of it
                 raise OutputError(f"cannot read {file}: {error}; {again}") from None
         # glob=False: a folder named with [, * or ? is a name, not a pattern
-        frames[name] = pl.scan_parquet(path, hive_partitioning=partitioned, glob=False)
+        hive = partitioned and bool(files) and not keeps_keys(files[0], name)  # older drawlogs: the key in names only
+        frames[name] = pl.scan_parquet(path, hive_partitioning=hive, glob=False)
     missing = [name for name in TABLES if name not in frames]
     if missing:
         raise OutputError(f"{folder} lacks the {', '.join(missing)} table{'s' if len(missing) > 1 else ''}; {again}")
