@@ -7,6 +7,7 @@
     ├── InputError         a file or stream that cannot be read at all
     ├── NothingRead        no input of a statistics run could be read (the old tables are kept)
     ├── OutputError        a statistics folder that cannot be written, or read back, as asked
+    │   └── OutputBusy     another run is writing that folder now
     └── WriteFailed        output (a file, or standard output) that cannot be written
 """
 
@@ -70,6 +71,10 @@ class NothingRead(DrawlogError):
 
 class OutputError(DrawlogError):
     """A statistics folder that cannot be written (or read back) as asked."""
+
+
+class OutputBusy(OutputError):
+    """Another drawlog run holds the statistics folder (its lock): this run refuses, and leaves it alone."""
 
 
 class WriteFailed(DrawlogError):

@@ -20,6 +20,7 @@ import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 
+from ..atomic import atomic_file
 from ..errors import DrawlogError
 from .violations import Summary, Violation
 
@@ -144,7 +145,7 @@ def baseline_document(violations: Iterable[Violation] | Counter[Key]) -> dict[st
 def write_baseline(path: str | os.PathLike[str], violations: Iterable[Violation] | Counter[Key]) -> int:
     """Write the baseline of ``violations`` to ``path``; how many violations it holds."""
     document = baseline_document(violations)
-    with open(os.fspath(path), "w", encoding="utf-8") as handle:
+    with atomic_file(path, "w", encoding="utf-8") as handle:  # written whole or not at all
         json.dump(document, handle, ensure_ascii=False, indent=1)
         handle.write("\n")
     return sum(entry["count"] for entry in document["violations"])  # type: ignore[misc,attr-defined]

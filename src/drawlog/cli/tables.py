@@ -14,7 +14,7 @@ from rich.text import Text
 
 from ..check.validator import Validator
 from ..check.violations import Summary
-from ..errors import NothingRead, OutputError
+from ..errors import NothingRead, OutputBusy, OutputError
 from ..views.frames import frame_table, write_frame
 from ..views.writers import (
     quantity,
@@ -113,6 +113,9 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
         except NothingRead as error:
             _print_unreadable(console, error.unreadable)
             console.print(Text(f"Error: {shown(str(error))}"), soft_wrap=True)
+            raise typer.Exit(EXIT_UNUSABLE) from None
+        except OutputBusy as error:  # one line: the other run goes on
+            typer.echo(f"Error: {shown(str(error))}", err=True)
             raise typer.Exit(EXIT_UNUSABLE) from None
         except OutputError as error:
             raise typer.BadParameter(shown(str(error)), param_hint="--out/--partition-by") from None

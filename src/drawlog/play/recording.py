@@ -20,6 +20,7 @@ from typing import BinaryIO
 
 import msgspec
 
+from ..atomic import atomic_file
 from .faults import Defective
 from .simulate import LogItem, Simulator, encode_item, interleave
 
@@ -30,7 +31,8 @@ _EPOCH = datetime(2026, 1, 1, tzinfo=timezone.utc)
 def open_output(path: str) -> Iterator[BinaryIO]:
     """A binary stream for ``path``: ``-`` is standard output; ``.gz`` and ``.zst`` are compressed.
 
-    gzip output carries no timestamp, so the same seed gives the same bytes.
+    gzip output carries no timestamp, so the same seed gives the same bytes. A file
+    is written whole or not at all (:func:`~drawlog.atomic.atomic_file`).
     """
     if path == "-":
         yield sys.stdout.buffer
@@ -38,16 +40,16 @@ def open_output(path: str) -> Iterator[BinaryIO]:
         return
     target = Path(path)
     if target.name.endswith(".gz"):
-        with open(target, "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as packed:
+        with atomic_file(target) as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as packed:
             yield packed  # type: ignore[misc]
     elif target.name.endswith(".zst"):
         import zstandard
 
-        with open(target, "wb") as raw, zstandard.ZstdCompressor().stream_writer(raw) as packed:
+        with atomic_file(target) as raw, zstandard.ZstdCompressor().stream_writer(raw) as packed:
             yield packed  # type: ignore[misc]
     else:
-        with open(target, "wb") as raw:
-            yield raw
+        with atomic_file(target) as raw:
+            yield raw  # type: ignore[misc]
 
 
 @dataclass

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from ..atomic import atomic_file
 from ..errors import WriteFailed
 from .writers import literal, shown
 
@@ -121,7 +122,7 @@ def write_output(output: str | None, write: Callable[[IO[bytes]], object]) -> No
         sys.stdout.buffer.flush()
         return
     try:
-        with open(output, "wb") as handle:
+        with atomic_file(output) as handle:  # written whole or not at all
             write(handle)
     except OSError as error:
         raise WriteFailed(output, error) from None

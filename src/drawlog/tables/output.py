@@ -1,0 +1,352 @@
+"""The statistics folder ``--out`` while a run writes it: locked, checked, swapped in whole, put right after a kill.
+
+A run holds a lock on ``--out`` for its whole length (``flock`` on ``.NAME.lock``
+beside the folder, removed at the end): a second run on the same folder
+refuses at once, in one line (:class:`~drawlog.errors.OutputBusy`). Holding
+it, the run first puts right what a killed run left: the previous tables, set
+aside as ``.NAME.old-PID`` when a kill came between the two renames of the
+swap, are renamed back, and the staging folders (``.NAME.partial-PID``) of
+runs no longer alive are removed. :func:`recover` does the same for a reader
+(``query``, ``players``, ``ratings``) when no run holds the folder.
+
+The tables are written into ``.NAME.partial-PID`` beside the folder and swapped
+in by two renames: the old folder to ``.NAME.old-PID``, the new one to its
+place. A symlinked ``--out`` is written through: the folder swapped is the
+link's target, and the link stays. A mount point cannot be renamed, so its
+contents are swapped inside it instead (staging ``.drawlog-partial-PID``, the
+old tables set aside in ``.drawlog-old-PID``, then ``.drawlog-retired-PID``, the
+lock ``.drawlog.lock``: all inside it), as when renaming the folder fails with
+EBUSY, EXDEV, EPERM or EACCES.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import re
+import shutil
+from pathlib import Path
+
+from ..errors import OutputBusy, OutputError
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: runs are not locked
+    fcntl = None  # type: ignore[assignment]
+
+MANIFEST = "_drawlog.json"
+#: The lock of a mount point (or a folder swapped inside), in it.
+INSIDE_LOCK = ".drawlog.lock"
+#: drawlog's own entries inside a folder whose contents are swapped in place.
+_INSIDE = re.compile(r"\.drawlog-(partial|old|retired)-(\d+)")
+#: What renaming a folder says when it cannot be renamed, but its contents can be moved.
+_CANNOT_RENAME = frozenset({errno.EBUSY, errno.EXDEV, errno.EPERM, errno.EACCES})
+#: Left alone in a mount point: the file system's own.
+_FILE_SYSTEMS_OWN = frozenset({"lost+found"})
+
+
+def _beside(target: Path) -> re.Pattern[str]:
+    """The names of what a run leaves beside ``target``: ``.NAME.old-PID`` and ``.NAME.partial-PID``."""
+    return re.compile(rf"\.{re.escape(target.name)}\.(old|partial)-(\d+)")
+
+
+def _ours_inside(name: str, mount: bool) -> bool:
+    """Whether an entry of the folder is drawlog's own bookkeeping (or, in a mount point, the file system's)."""
+    return name == INSIDE_LOCK or _INSIDE.fullmatch(name) is not None or (mount and name in _FILE_SYSTEMS_OWN)
+
+
+def _is_mount(target: Path) -> bool:
+    try:
+        return os.path.ismount(target)
+    except OSError:
+        return False
+
+
+def _lock_path(target: Path) -> Path:
+    return target / INSIDE_LOCK if _is_mount(target) else target.parent / f".{target.name}.lock"
+
+
+def check_out_dir(out: Path) -> None:
+    """Refuse a folder drawlog did not write (or a file) before any work is done."""
+    if out.exists() and not out.is_dir():
+        raise OutputError(f"{out} exists and is not a folder")
+    if not out.is_dir() or (out / MANIFEST).is_file():
+        return
+    mount = _is_mount(Path(os.path.realpath(out)))
+    if any(not _ours_inside(entry.name, mount) for entry in out.iterdir()):
+        raise OutputError(f"{out} holds files drawlog did not write (no {MANIFEST}); "
+                          f"choose another --out or empty it")
+
+
+class OutputFolder:
+    """``--out`` for the length of one run: :meth:`open` it, write into :attr:`staging`, :meth:`swap_in`, :meth:`close`."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        #: The folder replaced: ``out``, or the target of a symlinked ``out``.
+        self.target = Path(os.path.realpath(out))
+        self.inside = _is_mount(self.target)
+        pid = os.getpid()
+        self.staging = self.target / f".drawlog-partial-{pid}" if self.inside \
+            else self.target.parent / f".{self.target.name}.partial-{pid}"
+        self._lock: _Lock | None = None
+
+    def open(self) -> OutputFolder:
+        """Lock the folder (:class:`OutputBusy` when another run holds it), put right what a killed run left, check it."""
+        self._lock = _Lock.take(_lock_path(self.target), self.out)
+        try:
+            _recover(self.target)
+            check_out_dir(self.out)
+            shutil.rmtree(self.staging, ignore_errors=True)
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def swap_in(self) -> None:
+        """Put the tables written in :attr:`staging` in place of the old ones, all at once."""
+        if self.inside:
+            self._swap_inside()
+            return
+        if not os.path.lexists(self.target):
+            os.rename(self.staging, self.target)
+            return
+        retired = self.target.parent / f".{self.target.name}.old-{os.getpid()}"
+        try:
+            os.rename(self.target, retired)
+        except OSError as error:
+            if error.errno not in _CANNOT_RENAME:
+                raise
+            self._move_staging_inside()
+            self._swap_inside()
+            return
+        try:
+            os.rename(self.staging, self.target)
+        except BaseException:
+            with contextlib.suppress(OSError):  # else the next run, or a reader, puts it back
+                os.rename(retired, self.target)
+            raise
+        shutil.rmtree(retired, ignore_errors=True)
+
+    def _move_staging_inside(self) -> None:
+        """Carry the staging folder into the folder, whose contents are then swapped in place."""
+        inside = self.target / f".drawlog-partial-{os.getpid()}"
+        shutil.rmtree(inside, ignore_errors=True)
+        try:
+            os.rename(self.staging, inside)
+        except OSError as error:
+            if error.errno != errno.EXDEV:
+                raise
+            shutil.copytree(self.staging, inside)
+            shutil.rmtree(self.staging, ignore_errors=True)
+        self.staging, self.inside = inside, True
+
+    def _swap_inside(self) -> None:
+        """Swap the folder's contents: the old entries aside (manifest first), the new ones in (manifest last)."""
+        target, pid = self.target, os.getpid()
+        mount = _is_mount(target)
+        old = target / f".drawlog-old-{pid}"
+        old.mkdir()
+        try:
+            entries = sorted((name for name in os.listdir(target) if not _ours_inside(name, mount)),
+                             key=lambda name: name != MANIFEST)
+            for name in entries:
+                os.rename(target / name, old / name)
+            retired = target / f".drawlog-retired-{pid}"
+            os.rename(old, retired)  # every old entry is aside: from here on, undone by taking the new ones out
+            for name in sorted(os.listdir(self.staging), key=lambda name: name == MANIFEST):
+                os.rename(self.staging / name, target / name)
+        except BaseException:
+            with contextlib.suppress(OSError):  # else the next run, or a reader, undoes it
+                _recover_inside(target)
+            raise
+        shutil.rmtree(retired, ignore_errors=True)
+        os.rmdir(self.staging)
+
+    def close(self) -> None:
+        """Remove what is left of the staging folder and release the lock."""
+        shutil.rmtree(self.staging, ignore_errors=True)
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+
+class _Lock:
+    """An ``flock`` held on a lock file, which its holder removes when done."""
+
+    def __init__(self, path: Path, descriptor: int | None) -> None:
+        self.path = path
+        self.descriptor = descriptor
+
+    @classmethod
+    def take(cls, path: Path, out: Path) -> _Lock:
+        """Take the lock now, or raise :class:`OutputBusy` naming ``out`` (and the holder's process id)."""
+        if fcntl is None:  # pragma: no cover
+            return cls(path, None)
+        with contextlib.suppress(FileExistsError):  # a file on the way: opening the lock file says so
+            path.parent.mkdir(parents=True, exist_ok=True)
+        while True:
+            descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = _holder(descriptor)
+                os.close(descriptor)
+                by = f" (process {holder})" if holder else ""
+                raise OutputBusy(f"another drawlog run{by} is writing {out}; wait for it to end, "
+                                 f"or choose another --out") from None
+            except OSError as error:
+                os.close(descriptor)
+                if error.errno in (errno.ENOLCK, errno.EOPNOTSUPP, errno.EINVAL):  # a file system without locks
+                    _remove(path)
+                    return cls(path, None)
+                raise
+            except BaseException:
+                os.close(descriptor)
+                raise
+            try:
+                current = os.path.samestat(os.fstat(descriptor), os.stat(path))
+            except FileNotFoundError:
+                current = False
+            if current:
+                break
+            os.close(descriptor)  # its holder removed it meanwhile: lock the one at the path now
+        os.ftruncate(descriptor, 0)
+        os.write(descriptor, f"{os.getpid()}\n".encode())
+        return cls(path, descriptor)
+
+    def release(self) -> None:
+        """Remove the lock file, then let go (anyone who opened it before sees it gone and opens the new one)."""
+        if self.descriptor is not None:
+            _remove(self.path)
+            os.close(self.descriptor)
+            self.descriptor = None
+
+
+def _holder(descriptor: int) -> int | None:
+    try:
+        text = os.pread(descriptor, 32, 0).decode("ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def _remove(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(path)
+
+
+def _alive(pid: int) -> bool:
+    """Whether another process ``pid`` runs (this process's own leftovers are dead: it holds the lock now)."""
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except (OSError, OverflowError):
+        return False
+    return True
+
+
+def _recover(target: Path) -> None:
+    """Under the lock: put back the previous tables a killed run left aside; remove dead runs' staging folders."""
+    _recover_inside(target)
+    if not target.parent.is_dir():
+        return
+    found = _beside(target)
+    olds: list[Path] = []
+    for entry in os.scandir(target.parent):
+        match = found.fullmatch(entry.name)
+        if match is None or not entry.is_dir(follow_symlinks=False):
+            continue
+        if match.group(1) == "old":
+            olds.append(Path(entry.path))
+        elif not _alive(int(match.group(2))):
+            shutil.rmtree(entry.path, ignore_errors=True)
+    if olds and _vacant(target):
+        olds.sort(key=lambda path: ((path / MANIFEST).is_file(), path.stat().st_mtime))
+        previous = olds.pop()
+        if os.path.isdir(target):
+            os.rmdir(target)
+        os.rename(previous, target)
+    for old in olds:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _vacant(target: Path) -> bool:
+    """Whether ``target`` is missing, or an empty folder (not a mount point): a place the previous tables can go back to."""
+    if not os.path.lexists(target):
+        return True
+    return target.is_dir() and not target.is_symlink() and not _is_mount(target) and not any(target.iterdir())
+
+
+def _recover_inside(target: Path) -> None:
+    """Undo a swap inside ``target`` that a kill stopped (see :meth:`OutputFolder._swap_inside`)."""
+    if not target.is_dir():
+        return
+    mount = _is_mount(target)
+    for entry in sorted(os.listdir(target)):
+        match = _INSIDE.fullmatch(entry)
+        if match is None:
+            continue
+        kind, pid = match.group(1), int(match.group(2))
+        aside = target / entry
+        if kind == "partial":
+            if not _alive(pid):
+                shutil.rmtree(aside, ignore_errors=True)
+            continue
+        if kind == "retired" and (target / MANIFEST).is_file():
+            shutil.rmtree(aside, ignore_errors=True)  # the new tables were all in: only the clean-up was left
+            continue
+        if kind == "retired":  # the new tables were coming in: take them out again
+            for name in os.listdir(target):
+                if not _ours_inside(name, mount):
+                    _remove_entry(target / name)
+        for name in os.listdir(aside):
+            os.rename(aside / name, target / name)
+        os.rmdir(aside)
+
+
+def _remove_entry(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        _remove(path)
+
+
+def _interrupted(target: Path) -> bool:
+    """Whether a killed run may have left ``target``'s previous tables aside (cheap: read-only looks)."""
+    if target.is_dir():
+        try:
+            if any(_INSIDE.fullmatch(name) and not name.startswith(".drawlog-partial-") for name in os.listdir(target)):
+                return True
+        except OSError:
+            return False
+    if not _vacant(target) or not target.parent.is_dir():
+        return False
+    found = _beside(target)
+    try:
+        return any((match := found.fullmatch(name)) is not None and match.group(1) == "old"
+                   for name in os.listdir(target.parent))
+    except OSError:
+        return False
+
+
+def recover(folder: Path) -> None:
+    """For a reader: put back the tables a killed run left aside, unless a run holds the folder now. Never raises."""
+    target = Path(os.path.realpath(folder))
+    if not _interrupted(target):
+        return
+    try:
+        lock = _Lock.take(_lock_path(target), folder)
+    except (OutputBusy, OSError):
+        return
+    try:
+        with contextlib.suppress(OSError):
+            _recover(target)
+    finally:
+        lock.release()
