@@ -10,7 +10,7 @@ fields are listed in the README (``drawlog replay``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -65,11 +65,13 @@ def _numbered_blocks(source: Source) -> Iterator[tuple[int, bytes, int]]:
         number += count
 
 
-def walk(source: Source, selection: Selection) -> list[Frame]:
+def walk(source: Source, selection: Selection, lines: Iterable[tuple[int, bytes]] | None = None) -> list[Frame]:
     """The frames of the selected match (raises :class:`~drawlog.errors.InputError` when unreadable).
 
     A match is small, so its frames are returned whole: the match's ``F006``,
-    found when the input ends, belongs on its last frame.
+    found when the input ends, belongs on its last frame. ``lines``: the
+    match's ``(number, raw line)`` already picked out of the source (by one
+    scan for several matches), instead of :func:`match_lines`.
     """
     frames: list[Frame] = []
     validator = Validator()
@@ -77,7 +79,7 @@ def walk(source: Source, selection: Selection) -> list[Frame]:
     replay, reporter = validator.replay, validator.reporter
     boards: dict[int, Board] = {}
     last: Frame | None = None
-    for number, raw in match_lines(source, selection.match):
+    for number, raw in match_lines(source, selection.match) if lines is None else lines:
         if selection.at is not None and number > selection.at:
             break
         event = validator.decode_line(raw, number)
