@@ -93,3 +93,31 @@ def check_log(data: bytes, suffix: str = ".jsonl", in_memory: bool = True) -> li
         assert rows(memory) == rows(found)
         accounted(memory_summary, line_count(body))
     return found
+
+
+def check_cli(data: bytes) -> None:
+    """``drawlog validate FILE --format json`` and ``drawlog stats FILE`` report the same violations and summary."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from drawlog.cli import app
+
+    runner = CliRunner()
+    with tempfile.TemporaryDirectory(prefix="drawlog-fuzz-") as folder:
+        path, out = Path(folder) / "log.jsonl", Path(folder) / "stats"
+        path.write_bytes(data)
+        checked = runner.invoke(app, ["validate", str(path), "--format", "json", "--isolated"])
+        assert checked.exception is None or isinstance(checked.exception, SystemExit), checked.output
+        written = runner.invoke(app, ["stats", str(path), "--out", str(out), "-q"])
+        assert written.exception is None or isinstance(written.exception, SystemExit), written.output
+        if checked.exit_code == 2:  # nothing could be read
+            assert written.exit_code == 2, written.output
+            return
+        assert checked.exit_code in (0, 1) and written.exit_code == 0, (checked.output, written.output)
+        report = json.loads(checked.stdout)
+        table = pq.read_table(out / "violations.parquet", columns=list(COMPARED)).to_pylist()
+        assert [tuple(row[name] for name in COMPARED) for row in table] == \
+            [tuple(violation[name] for name in COMPARED) for violation in report["violations"]]
+        manifest = json.loads((out / "_drawlog.json").read_text(encoding="utf-8"))
+        assert manifest["summary"] == report["summary"]

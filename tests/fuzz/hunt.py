@@ -22,8 +22,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fuzz.agree import check_log
+from fuzz.agree import check_cli, check_log
 from fuzz.inputs import damaged_logs, raw_logs
+
+#: Examples per hypothesis run.
+BATCH = 1000
 
 
 def main() -> int:
@@ -31,6 +34,8 @@ def main() -> int:
     parser.add_argument("--examples", type=int, default=20_000)
     parser.add_argument("--target", choices=["damaged", "raw"], default="damaged")
     parser.add_argument("--out", type=Path, default=Path("/tmp/drawlog-hunt"))
+    parser.add_argument("--cli-every", type=int, default=10, metavar="N",
+                        help="also compare the validate and stats commands on every N-th input (0: never)")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     failures: Counter[str] = Counter()
@@ -39,7 +44,7 @@ def main() -> int:
     inputs = damaged_logs() if args.target == "damaged" else raw_logs
     suffixes = st.sampled_from([".jsonl", ".jsonl", ".jsonl", ".jsonl.gz"] if args.target == "damaged" else [".jsonl"])
 
-    @settings(max_examples=args.examples, deadline=None, database=None, phases=["generate"],
+    @settings(max_examples=min(args.examples, BATCH), deadline=None, database=None, phases=["generate"],
               suppress_health_check=list(HealthCheck))
     @given(data=inputs, suffix=suffixes)
     def run(data: bytes, suffix: str) -> None:
@@ -47,6 +52,8 @@ def main() -> int:
         ran += 1
         try:
             check_log(data, suffix)
+            if args.cli_every and ran % args.cli_every == 0:
+                check_cli(data)
         except Exception as error:  # noqa: BLE001 - every failure is saved, the run goes on
             text = "".join(traceback.format_exception(error))
             key = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"[:200]
@@ -59,7 +66,8 @@ def main() -> int:
             print(f"{ran} examples, {time.monotonic() - started:.0f} s, {sum(failures.values())} failures",
                   flush=True)
 
-    run()
+    while ran < args.examples:  # in batches: hypothesis holds on to what each example drew until the run ends
+        run()
     print(f"{ran} examples in {time.monotonic() - started:.0f} s; failures:")
     for key, count in failures.most_common():
         print(f"  {count:6d}  {key}")

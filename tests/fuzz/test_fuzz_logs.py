@@ -9,7 +9,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from .agree import check_log
+from .agree import check_cli, check_log
 from .inputs import damaged_logs, fuzz_settings, raw_logs
 
 
@@ -23,3 +23,9 @@ def test_damaged_logs_get_the_same_violations_from_validate_and_stats(data: byte
 @given(data=raw_logs)
 def test_raw_bytes_get_the_same_violations_from_validate_and_stats(data: bytes) -> None:
     check_log(data)
+
+
+@fuzz_settings(ci_examples=15)
+@given(data=damaged_logs())
+def test_damaged_logs_get_the_same_violations_from_the_validate_and_stats_commands(data: bytes) -> None:
+    check_cli(data)
