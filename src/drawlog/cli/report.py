@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import tempfile
 from pathlib import Path
 from typing import Annotated
@@ -11,6 +10,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from ..atomic import atomic_file
 from ..check.violations import Summary
 from ..errors import OutputError, WriteFailed
 from ..views.writers import shown, summary_line
@@ -34,12 +34,10 @@ def _write_page(page: str, output: str) -> None:
     target = Path(output)
     if target.is_dir():
         raise typer.BadParameter(f"{shown(output)} is a folder: name the HTML file to write", param_hint="--output")
-    partial = target.parent / f".{target.name}.partial-{os.getpid()}"
     try:
-        partial.write_text(page, encoding="utf-8")
-        os.replace(partial, target)
+        with atomic_file(target, "w", encoding="utf-8") as handle:  # Ctrl-C too leaves nothing behind
+            handle.write(page)
     except OSError as error:
-        partial.unlink(missing_ok=True)
         raise WriteFailed(output, error) from None
 
 
