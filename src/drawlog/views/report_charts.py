@@ -41,11 +41,11 @@ def _data(records: list[dict[str, Any]]) -> Any:
     return alt.Data(values=records)
 
 
-def _faceted(chart: Any, records: list[dict[str, Any]]) -> Any:
+def _faceted(chart: Any, data: dict[str, Any]) -> Any:
     """One panel per variant when the data holds several."""
     import altair as alt
 
-    if len({row.get("variant") for row in records}) > 1:
+    if data["variants"] > 1:
         return chart.properties(width=WIDTH // 2, height=HEIGHT).facet(
             column=alt.Column("variant:N", title=None))
     return chart.properties(width=WIDTH, height=HEIGHT)
@@ -62,7 +62,7 @@ def _points(data: dict[str, Any]) -> Any:
         tooltip=[alt.Tooltip("reason:N", title="ended by"), alt.Tooltip("points:Q", bin=alt.Bin(maxbins=30)),
                  alt.Tooltip("sum(rounds):Q", title="rounds")],
     )
-    return _faceted(chart, records)
+    return _faceted(chart, data)
 
 
 def _stock(data: dict[str, Any]) -> Any:
@@ -76,7 +76,7 @@ def _stock(data: dict[str, Any]) -> Any:
         tooltip=[alt.Tooltip("stock_left:O", title="stock left"), alt.Tooltip("reason:N", title="ended by"),
                  alt.Tooltip("sum(rounds):Q", title="rounds")],
     )
-    return _faceted(chart, records)
+    return _faceted(chart, data)
 
 
 def _shares(data: dict[str, Any], title: str, weight: str) -> Any:
@@ -135,10 +135,27 @@ def chart_specs(charts: dict[str, Any]) -> dict[str, dict[str, Any]]:
     }
     specs = {}
     for name, build in builders.items():
-        spec = build(charts[name]).to_dict()
+        data = charts[name]
+        variants = len({row.get("variant") for row in data["records"]})
+        spec = build({**data, "records": data["records"][:_CHECKED], "variants": variants}).to_dict()  # checked
+        _put_records(spec, data["records"])
         spec.pop("$schema", None)
         specs[name] = spec
     return specs
+
+
+#: Records a chart is checked with against the Vega-Lite schema (checking thousands of data values is slow).
+_CHECKED = 5
+
+
+def _put_records(spec: dict[str, Any], records: list[dict[str, Any]]) -> None:
+    """All of a chart's records in place of the few it was checked with (altair keeps them in ``datasets``)."""
+    datasets = spec.get("datasets")
+    if datasets:
+        (name,) = datasets
+        datasets[name] = records
+    else:
+        spec["data"] = {"values": records}
 
 
 @functools.lru_cache(maxsize=1)
