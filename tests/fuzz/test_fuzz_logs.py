@@ -13,19 +13,19 @@ from .agree import check_cli, check_log
 from .inputs import damaged_logs, fuzz_settings, raw_logs
 
 
-@fuzz_settings(ci_examples=60)
+@fuzz_settings(ci_examples=100)
 @given(data=damaged_logs(), suffix=st.sampled_from([".jsonl", ".jsonl", ".jsonl", ".jsonl.gz"]))
 def test_damaged_logs_get_the_same_violations_from_validate_and_stats(data: bytes, suffix: str) -> None:
     check_log(data, suffix)
 
 
-@fuzz_settings(ci_examples=60)
+@fuzz_settings(ci_examples=200)
 @given(data=raw_logs)
 def test_raw_bytes_get_the_same_violations_from_validate_and_stats(data: bytes) -> None:
     check_log(data)
 
 
-@fuzz_settings(ci_examples=15)
+@fuzz_settings(ci_examples=20)
 @given(data=damaged_logs())
 def test_damaged_logs_get_the_same_violations_from_the_validate_and_stats_commands(data: bytes) -> None:
     check_cli(data)

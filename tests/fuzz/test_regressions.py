@@ -42,3 +42,21 @@ def test_a_str_holding_a_lone_surrogate_is_one_f001_not_an_exception(given: list
     assert [(violation.line, violation.code) for violation in found] == [(1, "F001")]
     assert "not valid JSON" in found[0].message
     assert (summary.lines, summary.invalid_lines) == (1, 1)
+
+
+START = '{"type":"match_start","match":"m","players":["a","b"]}'
+
+
+@pytest.mark.parametrize("given", ["\ufeff" + START, ("\ufeff" + START).encode(), ["\ufeff" + START],
+                                   [("\ufeff" + START + "\n").encode(), START.replace('"m"', '"n"')]])
+def test_a_bom_before_the_first_line_is_dropped_in_memory_as_in_a_file(given: list[str | bytes] | str | bytes) -> None:
+    """validate_lines read a leading BOM as part of line 1 (F001, the match lost); a file drops it."""
+    found, summary = validate_lines(given)
+    assert [(violation.line, violation.code) for violation in found] == \
+        [(number, "F006") for number in range(1, summary.lines + 1)]
+    assert summary.invalid_lines == 0
+
+
+def test_a_bom_after_the_first_line_is_still_f001_in_memory() -> None:
+    found, _ = validate_lines([START, "\ufeff" + START.replace('"m"', '"n"')])
+    assert [(violation.line, violation.code) for violation in found] == [(2, "F001"), (1, "F006")]

@@ -18,6 +18,7 @@ import msgspec
 from ..errors import InputError
 from ..log.events import KNOWN_FIELDS, MAX_NESTING, AnyEvent
 from ..log.reader import (
+    BOM,
     MAX_LINE_BYTES,
     LongLine,
     Source,
@@ -296,12 +297,16 @@ def as_path_list(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]
 def _as_blocks(lines: Iterable[bytes | str]) -> Iterator[bytes | LongLine]:
     """Group in-memory lines into newline-terminated blocks, as :func:`read_blocks` gives them.
 
-    A line over :data:`MAX_LINE_BYTES` is a :class:`LongLine` (F001), as in a file.
+    A line over :data:`MAX_LINE_BYTES` is a :class:`LongLine` (F001), and a UTF-8 byte order mark
+    before the first line is dropped, as in a file.
     """
     batch: list[bytes] = []
+    first = True
     for line in lines:
         data = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else line
         data = data if data.endswith(b"\n") else data + b"\n"
+        if first:  # a byte order mark starts the input, as in a file
+            data, first = data.removeprefix(BOM), False
         if len(data) > MAX_LINE_BYTES:
             if batch:
                 yield b"".join(batch)

@@ -37,7 +37,8 @@ ZSTD_SLICE_BYTES = 1 << 8
 #: :data:`BOMB_MIN_BYTES`) is reported once: no real log compresses so well.
 BOMB_RATIO = 1_000
 BOMB_MIN_BYTES = 1 << 26
-_BOM = b"\xef\xbb\xbf"
+#: The UTF-8 byte order mark, dropped from the start of an input.
+BOM = b"\xef\xbb\xbf"
 _GZIP_MAGIC = b"\x1f\x8b"
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 
@@ -211,9 +212,9 @@ def _first_chunk(chunks: Iterator[bytes]) -> bytes:
     first = b""
     for chunk in chunks:
         first += chunk
-        if len(first) > len(_BOM) or not _BOM.startswith(first):
+        if len(first) > len(BOM) or not BOM.startswith(first):
             break
-    return first[len(_BOM):] if first.startswith(_BOM) else first
+    return first[len(BOM):] if first.startswith(BOM) else first
 
 
 def _blocks(name: str, first: bytes, chunks: Iterator[bytes]) -> Iterator[bytes | LongLine]:
