@@ -63,6 +63,9 @@ ODD_TEXT = ["", " ", "p1", "p2", "p9", "m", "m2", "P1", "p1 ", "\u202ep1", "p\u0
             "9999-12-31T23:59:59+14:00", "10000-01-01T00:00:00Z", "2024-02-30T00:00:00Z"]
 HUGE = [2**31, 2**32, 2**53 + 1, 2**63 - 1, 2**63, 2**64, -(2**63), -(2**63) - 1, 10**40, -1, 0, 1.0, -0.0, 1e308,
         1e-320, 0.5, 127, 128, 255, 256, -129]
+TIMES = ["2024-01-01T00:00:00Z", "2024-01-01t00:00:00z", "9999-12-31T23:59:59-14:00", "0001-01-01T00:00:00+14:00",
+         "2016-12-31T23:59:60Z", "2024-02-30T00:00:00Z", "2024-01-01T00:00:00.123456789+05:30", "2024", "10000-01-01T00:00:00Z",
+         "2024-01-01T00:00:00+24:00", "-2024-01-01T00:00:00Z", ""]
 odd_scalars = st.one_of(st.none(), st.booleans(), st.sampled_from(HUGE), st.integers(-10, 10),
                         st.sampled_from(ODD_TEXT), st.text(max_size=8))
 odd_values = st.recursive(odd_scalars, lambda inner: st.one_of(
@@ -89,7 +92,7 @@ def _edit(draw: st.DrawFn, size: int) -> tuple[Any, ...]:
     """One change to a list of ``size`` events (indices drawn below ``size``)."""
     index = draw(st.integers(0, max(size - 1, 0)))
     kind = draw(st.sampled_from(["set", "set", "set", "del", "drop", "dup", "move", "swap", "players", "rules",
-                                 "meta", "tile", "name", "extra", "number", "long"]))
+                                 "meta", "tile", "name", "extra", "number", "long", "ts", "claim"]))
     if kind == "set":
         return kind, index, draw(st.sampled_from(FIELDS)), draw(odd_values)
     if kind == "del":
@@ -107,6 +110,10 @@ def _edit(draw: st.DrawFn, size: int) -> tuple[Any, ...]:
         return kind, index, draw(st.sampled_from([1, 62, 63, 64, 65, 200, 1000, 3000]))
     if kind == "tile":
         return kind, index, draw(tiles)
+    if kind == "ts":
+        return kind, index, draw(st.sampled_from(TIMES) | st.text(max_size=30))
+    if kind == "claim":
+        return kind, index, draw(st.sampled_from(HUGE) | st.integers(-300, 300) | odd_scalars)
     if kind == "long":  # a line this many bytes over the limit (under it when negative)
         return kind, index, draw(st.sampled_from([-1, 0, 1, 2, 1000]))
     if kind == "name":  # one player or match id renamed everywhere: a consistent log with odd text
@@ -118,10 +125,19 @@ def _edit(draw: st.DrawFn, size: int) -> tuple[Any, ...]:
     return kind, index
 
 
+#: Edits that mostly go to a match_start, where the fields they change matter most.
+_AT_START = ("players", "rules", "meta", "long", "ts", "claim")
+
+
 def _apply(events: list[dict[str, Any]], edit: tuple[Any, ...]) -> list[dict[str, Any]]:
     if not events:
         return events
     kind, index = edit[0], edit[1] % len(events)
+    if kind in _AT_START and edit[1] % 4:
+        wanted = ("round_end", "match_end") if kind == "claim" else ("match_start",)
+        found = [number for number, event in enumerate(events) if isinstance(event, dict)
+                 and event.get("type") in wanted]
+        index = found[edit[1] % len(found)] if found else index
     event = events[index]
     if kind in ("set", "number") and isinstance(event, dict):
         event[edit[2]] = edit[3]
@@ -142,6 +158,12 @@ def _apply(events: list[dict[str, Any]], edit: tuple[Any, ...]) -> list[dict[str
         event["rules"] = edit[2]
     elif kind == "meta" and isinstance(event, dict):
         event["meta"] = f"{_DEEP}{edit[2]}"  # written out by _line: too deep for json.dumps
+    elif kind == "ts" and isinstance(event, dict):
+        event["ts"] = edit[2]
+    elif kind == "claim" and isinstance(event, dict):  # a value inside points or scores
+        claims = event.get("points") if event.get("type") == "round_end" else event.get("scores")
+        if isinstance(claims, dict) and claims:
+            claims[sorted(claims)[edit[1] % len(claims)]] = edit[2]
     elif kind == "long" and isinstance(event, dict):
         event["meta"] = f"{_LONG}{edit[2]}"
     elif kind == "tile" and isinstance(event, dict):
