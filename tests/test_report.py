@@ -135,6 +135,24 @@ def test_strings_from_logs_are_escaped(tmp_path):
     assert "http&#58;//x.example/m" in page
 
 
+def test_a_log_without_matches_gives_a_report_without_charts(tmp_path):
+    log = tmp_path / "empty.jsonl"
+    log.write_text("")
+    _report(str(log), "-o", str(tmp_path / "empty.html"))
+    page = (tmp_path / "empty.html").read_text()
+    assert page.count("Nothing to draw here.") == len(CHART_IDS)
+    assert _rows(page) == ["W404"]
+
+
+def test_an_output_that_cannot_be_written_is_refused_before_the_work(tmp_path):
+    result = runner.invoke(app, ["report", str(EVERY), "-o", str(tmp_path / "no" / "r.html")])
+    assert result.exit_code == 2
+    assert "no folder" in result.output
+    result = runner.invoke(app, ["report", str(EVERY), "-o", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "is a folder" in result.output
+
+
 def test_nothing_read_is_exit_2(tmp_path):
     result = runner.invoke(app, ["report", str(tmp_path / "missing.jsonl"), "-o", str(tmp_path / "r.html"), "-q"])
     assert result.exit_code == 2

@@ -29,11 +29,19 @@ def _statistics_folder(paths: list[str]) -> Path | None:
     return folders[0] if folders else None
 
 
-def _write_page(page: str, output: str) -> None:
-    """Write the page beside ``output`` and rename it into place: never half a report under that name."""
+def _check_output(output: str) -> None:
+    """Refuse, before any work, an output that is a folder or in a folder that does not exist."""
     target = Path(output)
     if target.is_dir():
         raise typer.BadParameter(f"{shown(output)} is a folder: name the HTML file to write", param_hint="--output")
+    if not target.parent.is_dir():
+        raise typer.BadParameter(f"no folder {shown(str(target.parent))} to write {shown(target.name)} in",
+                                 param_hint="--output")
+
+
+def _write_page(page: str, output: str) -> None:
+    """Write the page beside ``output`` and rename it into place: never half a report under that name."""
+    target = Path(output)
     try:
         with atomic_file(target, "w", encoding="utf-8") as handle:  # Ctrl-C too leaves nothing behind
             handle.write(page)
@@ -66,6 +74,7 @@ def report(
     from ..tables.report_data import report_data
     from ..views.report import render_report
 
+    _check_output(output)
     folder = _statistics_folder(paths)
     with tempfile.TemporaryDirectory(prefix="drawlog-report-") as work:
         if folder is None:

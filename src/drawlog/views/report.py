@@ -218,8 +218,9 @@ def _charts(data: Any) -> str:
     for name, title, lead in CHARTS:
         note = (data.charts.get(name) or {}).get("note")
         extra = f"<p class=note>Shown: {escape(note)}.</p>" if note else ""
+        empty = "" if (data.charts.get(name) or {}).get("records") else "<p class=note>Nothing to draw here.</p>"
         boxes.append(f"<div class=chart-box><h3>{escape(title)}</h3><p class=note>{escape(lead)}</p>{extra}"
-                     f"<div class=chart id='chart-{name}'></div></div>")
+                     f"<div class=chart id='chart-{name}'>{empty}</div></div>")
     return _section("charts", "Charts", "How the games went, from the tables' aggregates.",
                     f"<div class=charts>{''.join(boxes)}</div>")
 

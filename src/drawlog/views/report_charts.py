@@ -127,7 +127,7 @@ def _over_time(data: dict[str, Any]) -> Any:
 
 
 def chart_specs(charts: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """The Vega-Lite specification of each chart, by chart id (no ``$schema``: nothing to look up)."""
+    """The Vega-Lite specification of each chart with data, by chart id (no ``$schema``: nothing to look up)."""
     builders = {
         "points": _points, "stock": _stock, "scores": _scores, "over_time": _over_time,
         "voluntary": lambda data: _shares(data, "voluntary draws / draws", "rounds"),
@@ -136,6 +136,8 @@ def chart_specs(charts: dict[str, Any]) -> dict[str, dict[str, Any]]:
     specs = {}
     for name, build in builders.items():
         data = charts[name]
+        if not data["records"]:  # the page says so in place of an empty chart
+            continue
         variants = len({row.get("variant") for row in data["records"]})
         spec = build({**data, "records": data["records"][:_CHECKED], "variants": variants}).to_dict()  # checked
         _put_records(spec, data["records"])
