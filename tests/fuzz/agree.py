@@ -121,3 +121,24 @@ def check_cli(data: bytes) -> None:
             [tuple(violation[name] for name in COMPARED) for violation in report["violations"]]
         manifest = json.loads((out / "_drawlog.json").read_text(encoding="utf-8"))
         assert manifest["summary"] == report["summary"]
+
+
+def check_files(logs: list[bytes], jobs: int = 2) -> None:
+    """Several files in a folder: ``stats`` in one process and in ``jobs`` agree with ``validate`` of the folder."""
+    with tempfile.TemporaryDirectory(prefix="drawlog-fuzz-") as folder:
+        logs_folder = Path(folder) / "logs"
+        logs_folder.mkdir()
+        for index, data in enumerate(logs):
+            _stored(data, logs_folder / f"{index:02d}.jsonl")
+        found, summary = validated(logs_folder)
+        expected = rows(found)
+        for processes in (1, jobs):
+            try:
+                stats_summary = write_tables([str(logs_folder)], Path(folder) / f"stats{processes}", jobs=processes,
+                                             rows_per_group=64)
+            except NothingRead:
+                assert summary.files == 0, (processes, found)
+                continue
+            table = pq.read_table(Path(folder) / f"stats{processes}" / "violations.parquet", columns=list(COMPARED))
+            assert [tuple(row[name] for name in COMPARED) for row in table.to_pylist()] == expected, processes
+            assert msgspec.structs.asdict(stats_summary) == msgspec.structs.asdict(summary), processes

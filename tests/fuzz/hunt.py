@@ -3,8 +3,9 @@
     python tests/fuzz/hunt.py --examples 20000 --target damaged --out /tmp/drawlog-hunt
 
 Every input that breaks a property of :mod:`agree` is written to ``OUT`` as
-``<kind>-<hash>.bin`` (the log's bytes) beside ``.txt`` (the error), one per
-distinct error message line; the counts are printed at the end. Not run by pytest.
+``<target>-<hash>-<n><suffix>.bin`` (the bytes of each log) beside ``.txt`` (the
+error), at most three per distinct error; the counts are printed at the end. Not
+run by pytest.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fuzz.agree import check_cli, check_log
+from fuzz.agree import check_cli, check_files, check_log
 from fuzz.inputs import damaged_logs, raw_logs
 
 #: Examples per hypothesis run.
@@ -32,7 +33,8 @@ BATCH = 1000
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=20_000)
-    parser.add_argument("--target", choices=["damaged", "raw"], default="damaged")
+    parser.add_argument("--target", choices=["damaged", "raw", "files"], default="damaged",
+                        help="files: two to four damaged logs in a folder, stats in one process and in two")
     parser.add_argument("--out", type=Path, default=Path("/tmp/drawlog-hunt"))
     parser.add_argument("--cli-every", type=int, default=10, metavar="N",
                         help="also compare the validate and stats commands on every N-th input (0: never)")
@@ -41,26 +43,32 @@ def main() -> int:
     failures: Counter[str] = Counter()
     ran = 0
     started = time.monotonic()
-    inputs = damaged_logs() if args.target == "damaged" else raw_logs
+    inputs = {"damaged": damaged_logs(), "raw": raw_logs,
+              "files": st.lists(damaged_logs() | raw_logs, min_size=2, max_size=4)}[args.target]
     suffixes = st.sampled_from([".jsonl", ".jsonl", ".jsonl", ".jsonl.gz"] if args.target == "damaged" else [".jsonl"])
 
     @settings(max_examples=min(args.examples, BATCH), deadline=None, database=None, phases=["generate"],
               suppress_health_check=list(HealthCheck))
     @given(data=inputs, suffix=suffixes)
-    def run(data: bytes, suffix: str) -> None:
+    def run(data: bytes | list[bytes], suffix: str) -> None:
         nonlocal ran
         ran += 1
+        logs = data if isinstance(data, list) else [data]
         try:
-            check_log(data, suffix)
-            if args.cli_every and ran % args.cli_every == 0:
+            if isinstance(data, list):
+                check_files(data)
+            else:
+                check_log(data, suffix)
+            if args.cli_every and ran % args.cli_every == 0 and args.target != "files":
                 check_cli(data)
         except Exception as error:  # noqa: BLE001 - every failure is saved, the run goes on
             text = "".join(traceback.format_exception(error))
             key = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"[:200]
             failures[key] += 1
             if failures[key] <= 3:
-                name = f"{args.target}-{hashlib.sha1(data).hexdigest()[:12]}"
-                (args.out / f"{name}{suffix}.bin").write_bytes(data)
+                name = f"{args.target}-{hashlib.sha1(b''.join(logs)).hexdigest()[:12]}"
+                for index, log in enumerate(logs):
+                    (args.out / f"{name}-{index}{suffix}.bin").write_bytes(log)
                 (args.out / f"{name}.txt").write_text(text, encoding="utf-8")
         if ran % 1000 == 0:
             print(f"{ran} examples, {time.monotonic() - started:.0f} s, {sum(failures.values())} failures",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from .agree import check_cli, check_log
+from .agree import check_cli, check_files, check_log
 from .inputs import damaged_logs, fuzz_settings, raw_logs
 
 
@@ -29,3 +29,9 @@ def test_raw_bytes_get_the_same_violations_from_validate_and_stats(data: bytes) 
 @given(data=damaged_logs())
 def test_damaged_logs_get_the_same_violations_from_the_validate_and_stats_commands(data: bytes) -> None:
     check_cli(data)
+
+
+@fuzz_settings(ci_examples=5)
+@given(logs=st.lists(damaged_logs() | raw_logs, min_size=2, max_size=3))
+def test_damaged_files_get_the_same_violations_from_stats_in_one_process_and_in_two(logs: list[bytes]) -> None:
+    check_files(logs)

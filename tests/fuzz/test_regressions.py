@@ -57,6 +57,13 @@ def test_a_bom_before_the_first_line_is_dropped_in_memory_as_in_a_file(given: li
     assert summary.invalid_lines == 0
 
 
+@pytest.mark.parametrize("given", [b"\xef\xbb\xbf", "\ufeff"])
+def test_a_bom_alone_is_an_empty_input_in_memory_as_in_a_file(given: bytes | str) -> None:
+    found, summary = validate_lines(given)
+    assert [(violation.line, violation.code) for violation in found] == [(None, "W404")]
+    assert summary.lines == 0
+
+
 def test_a_bom_after_the_first_line_is_still_f001_in_memory() -> None:
     found, _ = validate_lines([START, "\ufeff" + START.replace('"m"', '"n"')])
     assert [(violation.line, violation.code) for violation in found] == [(2, "F001"), (1, "F006")]

@@ -280,7 +280,7 @@ def _blank_runs(block: bytes) -> list[bytes | int]:
 def _split_text(text: str | bytes | bytearray | memoryview) -> list[bytes]:
     """A whole log held in one string: its lines (a final newline ends the last line, it does not start one)."""
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
-    if not data:
+    if not data or data == BOM:  # nothing, or a byte order mark and nothing after it: no lines, as in a file
         return []
     return data[:-1].split(b"\n") if data.endswith(b"\n") else data.split(b"\n")
 
