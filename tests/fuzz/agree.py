@@ -142,3 +142,49 @@ def check_files(logs: list[bytes], jobs: int = 2) -> None:
             table = pq.read_table(Path(folder) / f"stats{processes}" / "violations.parquet", columns=list(COMPARED))
             assert [tuple(row[name] for name in COMPARED) for row in table.to_pylist()] == expected, processes
             assert msgspec.structs.asdict(stats_summary) == msgspec.structs.asdict(summary), processes
+
+
+class _Chunked:
+    """A stream that hands out ``data`` in reads of the given sizes (then the rest at once), as a pipe may."""
+
+    def __init__(self, data: bytes, sizes: list[int]) -> None:
+        self.data, self.sizes, self.at = data, list(sizes), 0
+
+    def read1(self, size: int = -1) -> bytes:
+        want = self.sizes.pop(0) if self.sizes else len(self.data)
+        piece = self.data[self.at:self.at + max(1, min(want, size if size > 0 else want))]
+        self.at += len(piece)
+        return piece
+
+    read = read1
+
+    def peek(self, size: int = 0) -> bytes:
+        return self.data[self.at:self.at + max(size, 1)]
+
+
+def validated_stdin(data: bytes, sizes: list[int]) -> tuple[list[Violation], Summary]:
+    """What ``validate -`` reports for ``data`` arriving on standard input in reads of ``sizes`` bytes."""
+    import sys
+    from types import SimpleNamespace
+
+    from drawlog.log.reader import STDIN, Source
+
+    stdin = sys.stdin
+    sys.stdin = SimpleNamespace(buffer=_Chunked(data, sizes))  # type: ignore[assignment]  # only .buffer is read
+    try:
+        validator = Validator()
+        return list(validator.validate_inputs([Source(STDIN)])), validator.summary
+    finally:
+        sys.stdin = stdin
+
+
+def check_chunked(data: bytes, sizes: list[int]) -> None:
+    """``data`` read from standard input in reads of ``sizes`` bytes is validated as the same bytes in a file."""
+    with tempfile.TemporaryDirectory(prefix="drawlog-fuzz-") as folder:
+        path = Path(folder) / "log.jsonl"
+        path.write_bytes(data)
+        found, summary = validated(path)
+    piped, piped_summary = validated_stdin(data, sizes)
+    named = [(row[1:-1], row[-1].replace(f"(first at {path}:", "(first at -:")) for row in rows(found)]  # F005
+    assert [(row[1:-1], row[-1]) for row in rows(piped)] == named
+    assert msgspec.structs.asdict(piped_summary) == msgspec.structs.asdict(summary)

@@ -6,10 +6,10 @@ Bounded for CI; ``DRAWLOG_FUZZ_EXAMPLES=20000 python -m pytest tests/fuzz`` runs
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from .agree import check_cli, check_files, check_log
+from .agree import check_chunked, check_cli, check_files, check_log
 from .inputs import damaged_logs, fuzz_settings, raw_logs
 
 
@@ -35,3 +35,11 @@ def test_damaged_logs_get_the_same_violations_from_the_validate_and_stats_comman
 @given(logs=st.lists(damaged_logs() | raw_logs, min_size=2, max_size=3))
 def test_damaged_files_get_the_same_violations_from_stats_in_one_process_and_in_two(logs: list[bytes]) -> None:
     check_files(logs)
+
+
+@fuzz_settings(ci_examples=100)
+@given(data=damaged_logs() | raw_logs, sizes=st.lists(st.integers(1, 80) | st.sampled_from([1, 2, 3, 4, 4096]),
+                                                      max_size=30))
+def test_logs_read_from_a_pipe_in_any_pieces_get_what_a_file_gets(data: bytes, sizes: list[int]) -> None:
+    assume(not data.startswith((b"\x1f\x8b", b"\x28\xb5\x2f\xfd")))  # stdin unpacks these
+    check_chunked(data, sizes)

@@ -9,7 +9,7 @@ import pytest
 from drawlog.check.validator import validate_lines
 from drawlog.log.reader import MAX_LINE_BYTES
 
-from .agree import check_log
+from .agree import check_chunked, check_log, validated_stdin
 
 
 def _padded_line(length: int) -> bytes:
@@ -67,3 +67,16 @@ def test_a_bom_alone_is_an_empty_input_in_memory_as_in_a_file(given: bytes | str
 def test_a_bom_after_the_first_line_is_still_f001_in_memory() -> None:
     found, _ = validate_lines([START, "\ufeff" + START.replace('"m"', '"n"')])
     assert [(violation.line, violation.code) for violation in found] == [(2, "F001"), (1, "F006")]
+
+
+@pytest.mark.parametrize("sizes", [[1], [3], [2, 1, 1], [4, 4, 4], [100]])
+@pytest.mark.parametrize("bom", [b"", b"\xef\xbb\xbf"])
+def test_a_nul_on_the_first_line_is_binary_data_however_the_reads_arrive(sizes: list[int], bom: bytes) -> None:
+    """From a pipe whose first read held part of line 1, a NUL later on that line was F001 and the rest read;
+    the same bytes in one read (a file) were F007, nothing read."""
+    data = bom + b'{"type":"match_start","ma\x00tch":"m","players":["a","b"]}\n{}\n'
+    check_chunked(data, sizes)
+    found, _ = validated_stdin(data, sizes)
+    assert [(violation.line, violation.code) for violation in found] == [(None, "F007")]
+    assert "binary data" in found[0].message
+

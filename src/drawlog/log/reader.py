@@ -196,7 +196,7 @@ def read_blocks(source: Source, on_ratio: Callable[[int], None] | None = None) -
         kind, suffix = ("gzip", ".jsonl.gz") if first.startswith(_GZIP_MAGIC) else ("zstd", ".jsonl.zst")
         raise InputError(source.name, f"{kind}-compressed data: name the file {suffix} to read it")
     newline = first.find(b"\n")
-    if b"\x00" in (first[:newline] if newline >= 0 else first):
+    if b"\x00" in (first[:newline] if newline >= 0 else first)[:CHUNK_BYTES]:
         # A NUL on the first line: binary data. NULs later (padding after a crash) are bad lines (F001).
         raise InputError(source.name, "binary data (NUL bytes), not a JSON Lines log")
     return _blocks(source.name, first, chunks)
@@ -206,13 +206,18 @@ def _first_chunk(chunks: Iterator[bytes]) -> bytes:
     """The first data, without a UTF-8 byte order mark; b"" for an empty source.
 
     A producer that flushes the mark on its own (or a first gzip member or zstd
-    frame that holds only the mark) sends it in a read of its own: reads are
-    joined until there is something past the mark.
+    frame that holds only the mark) sends it in a read of its own, and a pipe
+    may give the first line in pieces: reads are joined until the first line is
+    whole or :data:`CHUNK_BYTES` long, so what it is (binary data, compressed
+    data) does not depend on how the reads arrive.
     """
     first = b""
     for chunk in chunks:
         first += chunk
-        if len(first) > len(BOM) or not BOM.startswith(first):
+        if len(first) <= len(BOM) and BOM.startswith(first):
+            continue
+        body = first[len(BOM):] if first.startswith(BOM) else first
+        if b"\n" in body or len(body) >= CHUNK_BYTES:
             break
     return first[len(BOM):] if first.startswith(BOM) else first
 
