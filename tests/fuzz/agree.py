@@ -45,11 +45,19 @@ def rows(violations: list[Violation]) -> list[Row]:
     return [tuple(getattr(violation, name) for name in COMPARED) for violation in violations]
 
 
+def packed(data: bytes, name: str) -> bytes:
+    """``data`` as stored in a file called ``name``: gzip for ``.gz``, zstd for ``.zst``, else as it is."""
+    if name.endswith(".gz"):
+        return gzip.compress(data, compresslevel=1, mtime=0)
+    if name.endswith(".zst"):
+        import zstandard
+
+        return zstandard.ZstdCompressor(level=1).compress(data)
+    return data
+
+
 def _stored(data: bytes, path: Path) -> None:
-    if path.name.endswith(".gz"):
-        path.write_bytes(gzip.compress(data, compresslevel=1, mtime=0))
-    else:
-        path.write_bytes(data)
+    path.write_bytes(packed(data, path.name))
 
 
 def validated(path: Path) -> tuple[list[Violation], Summary]:
@@ -158,8 +166,8 @@ class _Chunked:
 
     read = read1
 
-    def peek(self, size: int = 0) -> bytes:
-        return self.data[self.at:self.at + max(size, 1)]
+    def peek(self, size: int = 0) -> bytes:  # as io.BufferedReader's: at most one read of the pipe
+        return self.data[self.at:self.at + max(self.sizes[0] if self.sizes else len(self.data), 1)]
 
 
 def validated_stdin(data: bytes, sizes: list[int]) -> tuple[list[Violation], Summary]:
@@ -178,13 +186,17 @@ def validated_stdin(data: bytes, sizes: list[int]) -> tuple[list[Violation], Sum
         sys.stdin = stdin
 
 
-def check_chunked(data: bytes, sizes: list[int]) -> None:
-    """``data`` read from standard input in reads of ``sizes`` bytes is validated as the same bytes in a file."""
+def check_chunked(data: bytes, sizes: list[int], suffix: str = ".jsonl") -> None:
+    """``data`` read from standard input in reads of ``sizes`` bytes is validated as the same bytes in a file.
+
+    With ``suffix`` ``.jsonl.gz`` or ``.jsonl.zst`` the file is compressed, and so is standard input.
+    """
     with tempfile.TemporaryDirectory(prefix="drawlog-fuzz-") as folder:
-        path = Path(folder) / "log.jsonl"
-        path.write_bytes(data)
+        path = Path(folder) / f"log{suffix}"
+        _stored(data, path)
         found, summary = validated(path)
-    piped, piped_summary = validated_stdin(data, sizes)
+        packed = path.read_bytes()
+    piped, piped_summary = validated_stdin(packed, sizes)
     named = [(row[1:-1], row[-1].replace(f"(first at {path}:", "(first at -:")) for row in rows(found)]  # F005
     assert [(row[1:-1], row[-1]) for row in rows(piped)] == named
     assert msgspec.structs.asdict(piped_summary) == msgspec.structs.asdict(summary)

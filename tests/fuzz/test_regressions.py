@@ -9,7 +9,7 @@ import pytest
 from drawlog.check.validator import validate_lines
 from drawlog.log.reader import MAX_LINE_BYTES
 
-from .agree import check_chunked, check_log, validated_stdin
+from .agree import check_chunked, check_log, packed, validated_stdin
 
 
 def _padded_line(length: int) -> bytes:
@@ -80,3 +80,14 @@ def test_a_nul_on_the_first_line_is_binary_data_however_the_reads_arrive(sizes: 
     assert [(violation.line, violation.code) for violation in found] == [(None, "F007")]
     assert "binary data" in found[0].message
 
+
+
+@pytest.mark.parametrize("sizes", [[1], [2], [3], [1, 1, 1, 1], [100]])
+@pytest.mark.parametrize("suffix", [".jsonl.gz", ".jsonl.zst"])
+def test_compressed_standard_input_is_unpacked_however_its_first_bytes_arrive(sizes: list[int], suffix: str) -> None:
+    """Standard input whose first read was shorter than the gzip or zstd magic was taken for plain text and
+    refused with F007 ("name the file .jsonl.gz", which standard input has no way to do)."""
+    data = b'{"type":"match_start","match":"m","players":["a","b"]}\n'
+    check_chunked(data, sizes, suffix)
+    found, _ = validated_stdin(packed(data, suffix), sizes)
+    assert [(violation.line, violation.code) for violation in found] == [(1, "F006")]

@@ -11,6 +11,7 @@ compression) raise :class:`InputError`.
 from __future__ import annotations
 
 import gzip
+import io
 import os
 import re
 import stat
@@ -19,7 +20,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from ..errors import InputError
 from .events import MAX_NESTING
@@ -216,10 +217,10 @@ def _first_chunk(chunks: Iterator[bytes]) -> bytes:
         first += chunk
         if len(first) <= len(BOM) and BOM.startswith(first):
             continue
-        body = first[len(BOM):] if first.startswith(BOM) else first
+        body = first.removeprefix(BOM)
         if b"\n" in body or len(body) >= CHUNK_BYTES:
             break
-    return first[len(BOM):] if first.startswith(BOM) else first
+    return first.removeprefix(BOM)
 
 
 def _blocks(name: str, first: bytes, chunks: Iterator[bytes]) -> Iterator[bytes | LongLine]:
@@ -317,8 +318,19 @@ def _standard_input(name: str) -> Iterator[bytes]:
 
 
 def _sniffed(stream: BinaryIO, name: str) -> Iterator[bytes]:
-    """A stream without a telling name (standard input, a pipe), decompressed when it starts like gzip or zstd."""
-    start = stream.peek(4)[:4] if hasattr(stream, "peek") else b""
+    """A stream without a telling name (standard input, a pipe), decompressed when it starts like gzip or zstd.
+
+    Its first four bytes are read however many reads they take (a pipe may give
+    them one at a time), then handed out again before the rest.
+    """
+    start = b""
+    read = getattr(stream, "read1", stream.read)
+    while len(start) < len(_ZSTD_MAGIC):
+        data = read(len(_ZSTD_MAGIC) - len(start))
+        if not data:
+            break
+        start += data
+    stream = io.BufferedReader(_Prefixed(start, stream), CHUNK_BYTES)
     if start.startswith(_GZIP_MAGIC):
         with gzip.GzipFile(fileobj=stream, mode="rb") as unpacked:
             yield from _read_all(unpacked)  # type: ignore[arg-type]
@@ -326,6 +338,27 @@ def _sniffed(stream: BinaryIO, name: str) -> Iterator[bytes]:
         yield from _unzstd(stream, name)
     else:
         yield from _read_all(stream)
+
+
+class _Prefixed(io.RawIOBase):
+    """A stream whose first bytes were already read from it: ``prefix``, then the rest of the stream."""
+
+    def __init__(self, prefix: bytes, stream: BinaryIO) -> None:
+        super().__init__()
+        self._prefix = prefix
+        self._read = getattr(stream, "read1", stream.read)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        size = len(buffer)
+        if self._prefix:
+            data, self._prefix = self._prefix[:size], self._prefix[size:]
+        else:
+            data = self._read(size)
+        buffer[:len(data)] = data
+        return len(data)
 
 
 def _read_all(stream: BinaryIO) -> Iterator[bytes]:
