@@ -3,7 +3,7 @@
     python tests/fuzz/hunt.py --examples 20000 --target damaged --out /tmp/drawlog-hunt
 
 Every input that breaks a property of :mod:`agree` is written to ``OUT`` as
-``<target>-<hash>-<n><suffix>.bin`` (the bytes of each log) beside ``.txt`` (the
+``<target>-<hash>-<n>.bin`` (the bytes of each log, before compression) beside ``.txt`` (the
 error), at most three per distinct error; the counts are printed at the end. Not
 run by pytest.
 """
@@ -23,52 +23,68 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fuzz.agree import check_cli, check_files, check_log
+from fuzz.agree import check_chunked, check_cli, check_files, check_log
 from fuzz.inputs import damaged_logs, raw_logs
 
 #: Examples per hypothesis run.
 BATCH = 1000
 
 
+SIZES = st.lists(st.integers(1, 80) | st.sampled_from([1, 2, 3, 4, 4096]), max_size=30)
+#: Each target: its strategies (logs, suffix, read sizes) and what it checks.
+TARGETS = {
+    "damaged": (damaged_logs(), st.sampled_from([".jsonl", ".jsonl", ".jsonl", ".jsonl.gz", ".jsonl.zst"]), st.just([])),
+    "raw": (raw_logs, st.just(".jsonl"), st.just([])),
+    "files": (st.lists(damaged_logs() | raw_logs, min_size=2, max_size=4), st.just(".jsonl"), st.just([])),
+    "pipe": (damaged_logs() | raw_logs, st.sampled_from([".jsonl", ".jsonl", ".jsonl.gz", ".jsonl.zst"]), SIZES),
+}
+
+
+def _check(target: str, data: bytes | list[bytes], suffix: str, sizes: list[int]) -> None:
+    if isinstance(data, list):
+        check_files(data)
+    elif target == "pipe":
+        if suffix != ".jsonl" or not data.startswith((b"\x1f\x8b", b"\x28\xb5\x2f\xfd")):  # stdin unpacks these
+            check_chunked(data, sizes, suffix)
+    else:
+        check_log(data, suffix)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=20_000)
-    parser.add_argument("--target", choices=["damaged", "raw", "files"], default="damaged",
-                        help="files: two to four damaged logs in a folder, stats in one process and in two")
+    parser.add_argument("--target", choices=list(TARGETS), default="damaged",
+                        help="files: two to four logs in a folder, stats in one process and in two; "
+                             "pipe: standard input in reads of any size against a file")
     parser.add_argument("--out", type=Path, default=Path("/tmp/drawlog-hunt"))
     parser.add_argument("--cli-every", type=int, default=10, metavar="N",
-                        help="also compare the validate and stats commands on every N-th input (0: never)")
+                        help="also compare the validate and stats commands on every N-th damaged log (0: never)")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     failures: Counter[str] = Counter()
     ran = 0
     started = time.monotonic()
-    inputs = {"damaged": damaged_logs(), "raw": raw_logs,
-              "files": st.lists(damaged_logs() | raw_logs, min_size=2, max_size=4)}[args.target]
-    suffixes = st.sampled_from([".jsonl", ".jsonl", ".jsonl", ".jsonl.gz"] if args.target == "damaged" else [".jsonl"])
+    inputs, suffixes, reads = TARGETS[args.target]
 
     @settings(max_examples=min(args.examples, BATCH), deadline=None, database=None, phases=["generate"],
               suppress_health_check=list(HealthCheck))
-    @given(data=inputs, suffix=suffixes)
-    def run(data: bytes | list[bytes], suffix: str) -> None:
+    @given(data=inputs, suffix=suffixes, sizes=reads)
+    def run(data: bytes | list[bytes], suffix: str, sizes: list[int]) -> None:
         nonlocal ran
         ran += 1
         logs = data if isinstance(data, list) else [data]
         try:
-            if isinstance(data, list):
-                check_files(data)
-            else:
-                check_log(data, suffix)
-            if args.cli_every and ran % args.cli_every == 0 and args.target != "files":
+            _check(args.target, data, suffix, sizes)
+            if args.cli_every and ran % args.cli_every == 0 and args.target == "damaged" and isinstance(data, bytes):
                 check_cli(data)
         except Exception as error:  # noqa: BLE001 - every failure is saved, the run goes on
-            text = "".join(traceback.format_exception(error))
+            text = "".join(traceback.format_exception(error)) + f"\nsuffix={suffix!r} sizes={sizes!r}\n"
             key = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"[:200]
             failures[key] += 1
             if failures[key] <= 3:
                 name = f"{args.target}-{hashlib.sha1(b''.join(logs)).hexdigest()[:12]}"
                 for index, log in enumerate(logs):
-                    (args.out / f"{name}-{index}{suffix}.bin").write_bytes(log)
+                    (args.out / f"{name}-{index}.bin").write_bytes(log)
                 (args.out / f"{name}.txt").write_text(text, encoding="utf-8")
         if ran % 1000 == 0:
             print(f"{ran} examples, {time.monotonic() - started:.0f} s, {sum(failures.values())} failures",

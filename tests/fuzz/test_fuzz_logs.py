@@ -14,7 +14,7 @@ from .inputs import damaged_logs, fuzz_settings, raw_logs
 
 
 @fuzz_settings(ci_examples=100)
-@given(data=damaged_logs(), suffix=st.sampled_from([".jsonl", ".jsonl", ".jsonl", ".jsonl.gz"]))
+@given(data=damaged_logs(), suffix=st.sampled_from([".jsonl", ".jsonl", ".jsonl", ".jsonl.gz", ".jsonl.zst"]))
 def test_damaged_logs_get_the_same_violations_from_validate_and_stats(data: bytes, suffix: str) -> None:
     check_log(data, suffix)
 
