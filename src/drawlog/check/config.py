@@ -37,6 +37,7 @@ KEYS = {
     "per-file-ignores": "a table of glob = list of codes",
     "format": f"one of {', '.join(FORMATS)}",
     "max-per-match": "a whole number of 1 or more",
+    "max-per-line": "a whole number of 1 or more",
     "jobs": "a whole number of 1 or more",
 }
 
@@ -57,6 +58,7 @@ class Settings:
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     format: str | None = None
     max_per_match: int | None = None
+    max_per_line: int | None = None
     jobs: int | None = None
 
     def where(self, key: str) -> str:
@@ -180,7 +182,7 @@ def _fits(name: str, value: object) -> bool:
         return isinstance(value, dict) and all(_codes_list(codes) for codes in value.values())
     if name == "format":
         return value in FORMATS
-    if name in ("max-per-match", "jobs"):
+    if name in ("max-per-match", "max-per-line", "jobs"):
         return type(value) is int and value >= 1
     return _codes_list(value)
 

@@ -204,16 +204,18 @@ class Replay:
     def _emit(self, code: str, message: str, line: int | None, match: str | None,
               round_number: int | None, player: str | None, table: Table | None = None) -> None:
         reporter = self.reporter
+        if table is not None and SEVERITY[code] != WARNING:
+            table.errors += 1
+        if not reporter.admit(code, line):
+            return
         if table is not None:
-            if SEVERITY[code] != WARNING:
-                table.errors += 1
             cap = self.max_per_match
-            if cap is not None and code in reporter.codes:
+            if cap is not None:
                 table.reported += 1
                 if table.reported > cap:
                     reporter.summary.suppressed += 1
                     return
-        reporter.emit(code, message, line, match, round_number, player)
+        reporter.record(code, message, line, match, round_number, player)
 
     def _faults(self, faults: Iterable[Fault], line: int, table: Table, player: str | None) -> None:
         number = table.round_number()

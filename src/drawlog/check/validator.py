@@ -30,7 +30,7 @@ from ..log.reader import (
 )
 from .replay import MAX_OPEN_MATCHES, Replay, Table
 from .rules import SEVERITY
-from .violations import Reporter, Summary, Violation
+from .violations import MAX_PER_LINE, MAX_PER_MATCH, Reporter, Summary, Violation
 
 _DECODER = msgspec.json.Decoder(AnyEvent)
 _ANY_DECODER = msgspec.json.Decoder()
@@ -45,16 +45,24 @@ _TOO_DEEP = f"event does not fit the format: nested too deeply (over {MAX_NESTIN
 class Validator:
     """Replays logs and yields violations; ``summary`` holds the counts so far.
 
-    ``codes`` limits what is reported (all codes by default); the replay itself
-    always checks everything. ``replay.observer``, when set, hears of every
+    ``codes`` limits what is reported (all codes by default), and
+    ``ignored_in(file)`` the codes left out for one file (``per-file-ignores``);
+    the replay itself always checks everything. At most ``max_per_line``
+    violations of one line and ``max_per_match`` of one match (None: no limit)
+    are reported; the rest are counted in the summary (``suppressed_per_line``,
+    ``suppressed``), never held. ``replay.observer``, when set, hears of every
     match, round and move (see :class:`~drawlog.replay.Observer`).
     """
 
-    def __init__(self, codes: Iterable[str] | None = None, max_per_match: int | None = None,
-                 max_open_matches: int = MAX_OPEN_MATCHES) -> None:
+    def __init__(self, codes: Iterable[str] | None = None, max_per_match: int | None = MAX_PER_MATCH,
+                 max_open_matches: int = MAX_OPEN_MATCHES, max_per_line: int = MAX_PER_LINE,
+                 ignored_in: Callable[[str], frozenset[str]] | None = None) -> None:
         self.summary = Summary()
-        self.reporter = Reporter(self.summary, frozenset(codes) if codes is not None else frozenset(SEVERITY))
+        self.codes = frozenset(codes) if codes is not None else frozenset(SEVERITY)
+        self.reporter = Reporter(self.summary, self.codes, max_per_line)
         self.replay = Replay(self.reporter, max_per_match=max_per_match, max_open_matches=max_open_matches)
+        #: The codes not reported for a file (``per-file-ignores``), by its name as violations give it.
+        self.ignored_in = ignored_in
         #: Called with the byte size of each block of lines read (for progress bars).
         self.on_block: Callable[[int], None] | None = None
 
@@ -108,8 +116,14 @@ class Validator:
 
     def start_input(self, file: str) -> None:
         """Begin an input named ``file`` (for a caller that feeds :meth:`decode_line` and the replay itself)."""
-        self.reporter.file = printable(file)
+        self._name_input(file)
         self.summary.files += 1
+
+    def _name_input(self, file: str) -> None:
+        """Violations from now on are of the input ``file``, with its own per-file ignores."""
+        name = self.reporter.file = printable(file)
+        if self.ignored_in is not None:
+            self.reporter.codes = self.codes - self.ignored_in(name)
 
     def _inflated(self, ratio: int) -> None:
         """The input being read inflated ``ratio`` times: said once, in the summary."""
@@ -117,7 +131,7 @@ class Validator:
 
     def _unreadable(self, error: InputError) -> Iterator[Violation]:
         self.summary.unreadable += 1
-        self.reporter.file = printable(error.path)
+        self._name_input(error.path)
         self.reporter.emit("F007", error.reason, error.line)
         yield from self.reporter.flush()
 

@@ -8,6 +8,13 @@ import msgspec
 
 from .rules import SEVERITY, WARNING
 
+#: The most violations reported for one line by default (``--max-per-line``); the rest are counted.
+MAX_PER_LINE = 100
+#: The most violations reported for one match by default (``--max-per-match``); the rest are counted.
+MAX_PER_MATCH = 1_000
+#: A match never ended: reported at its last line once the input ends, outside the count per line.
+UNFINISHED = "F006"
+
 
 class Violation(msgspec.Struct, kw_only=True):
     """One broken rule, located in a file. Field order is the JSON output's."""
@@ -48,6 +55,8 @@ class Summary(msgspec.Struct, kw_only=True):
     closed_early: int = 0
     #: Violations found but not reported, past ``--max-per-match`` for their match.
     suppressed: int = 0
+    #: Violations found but not reported, past ``--max-per-line`` for their line.
+    suppressed_per_line: int = 0
     #: Violations found but not reported because the baseline (``--baseline``) holds them.
     baselined: int = 0
 
@@ -64,23 +73,66 @@ class Reporter:
     """Collects violations as they are found and counts them as they are handed out.
 
     ``file`` is the input being read; only ``codes`` are kept (``--select`` /
-    ``--ignore``). :meth:`flush` yields what was found since the last call and
-    counts it in ``summary``, so a consumer that stops early (``--fail-fast``)
-    leaves counts that match what it reported.
+    ``--ignore``), and at most ``max_per_line`` of one line (``--max-per-line``;
+    the rest are counted in ``summary.suppressed_per_line``, never held).
+    :meth:`flush` yields what was found since the last call and counts it in
+    ``summary``, so a consumer that stops early (``--fail-fast``) leaves counts
+    that match what it reported.
     """
 
-    def __init__(self, summary: Summary, codes: frozenset[str]) -> None:
+    def __init__(self, summary: Summary, codes: frozenset[str], max_per_line: int = MAX_PER_LINE) -> None:
         self.summary = summary
         self.codes = codes
-        self.file = ""
+        self.max_per_line = max_per_line
+        self._file = ""
         self.found: list[Violation] = []
+        #: The line the last violation kept was on, and how many of that line were taken.
+        self._line: int | None = None
+        self._on_line = 0
+
+    @property
+    def file(self) -> str:
+        """The input being read, as violations name it (setting it starts the count per line afresh)."""
+        return self._file
+
+    @file.setter
+    def file(self, name: str) -> None:
+        self._file = name
+        self._line = None
+
+    def admit(self, code: str, line: int | None) -> bool:
+        """Whether a violation of ``code`` on ``line`` is reported: selected, and within ``max_per_line``.
+
+        One past the cap is counted in ``summary.suppressed_per_line`` and not
+        reported. The cap counts what is found while a line is read (found
+        together, so counted as they come); an F006, found when the input ends
+        or the match is closed early and at most one a match, is not counted.
+        """
+        if code not in self.codes:
+            return False
+        if line is None or code == UNFINISHED:
+            return True
+        if line != self._line:
+            self._line = line
+            self._on_line = 1
+            return True
+        self._on_line += 1
+        if self._on_line > self.max_per_line:
+            self.summary.suppressed_per_line += 1
+            return False
+        return True
 
     def emit(self, code: str, message: str, line: int | None, match: str | None = None,
              round_number: int | None = None, player: str | None = None) -> None:
-        """Record one violation in the current file (dropped when its code is not selected)."""
-        if code in self.codes:
-            self.found.append(Violation(file=self.file, line=line, match=match, round=round_number,
-                                        player=player, code=code, severity=SEVERITY[code], message=message))
+        """Record one violation in the current file (dropped when its code is not selected or its line is full)."""
+        if self.admit(code, line):
+            self.record(code, message, line, match, round_number, player)
+
+    def record(self, code: str, message: str, line: int | None, match: str | None = None,
+               round_number: int | None = None, player: str | None = None) -> None:
+        """Record one violation that :meth:`admit` let through."""
+        self.found.append(Violation(file=self._file, line=line, match=match, round=round_number,
+                                    player=player, code=code, severity=SEVERITY[code], message=message))
 
     def flush(self) -> Iterator[Violation]:
         """Yield what was found, counting each in the summary as it is handed out."""

@@ -16,7 +16,7 @@ from ..check.baseline import Screen
 from ..check.replay import MAX_OPEN_MATCHES
 from ..check.rules import RULES, Rule, find_rule
 from ..check.validator import Validator
-from ..check.violations import Summary
+from ..check.violations import MAX_PER_LINE, MAX_PER_MATCH, Summary
 from ..errors import InputError, WriteFailed
 from ..log.events import json_schema
 from ..log.reader import Source, expand_paths, printable
@@ -82,8 +82,13 @@ def validate(
     stdin_filename: Annotated[Optional[str], typer.Option(
         "--stdin-filename", metavar="NAME", help="The name that standard input (-) gets in every output.")] = None,
     max_per_match: Annotated[Optional[int], typer.Option(
-        "--max-per-match", metavar="N", min=1, help="Report at most N violations of one match; the rest are "
-                                                    "counted in the summary.")] = None,
+        "--max-per-match", metavar="N", min=1, help=f"Report at most N violations of one match (default "
+                                                    f"{MAX_PER_MATCH:,}); the rest are counted in the summary.",
+        show_default=False)] = None,
+    max_per_line: Annotated[Optional[int], typer.Option(
+        "--max-per-line", metavar="N", min=1, help=f"Report at most N violations of one line (default "
+                                                   f"{MAX_PER_LINE}); the rest are counted in the summary.",
+        show_default=False)] = None,
     max_open_matches: Annotated[int, typer.Option(
         "--max-open-matches", metavar="N", min=1, help="Keep at most N matches open at once (default 100,000); "
                                                        "past it the oldest is closed with F006.")] = MAX_OPEN_MATCHES,
@@ -112,7 +117,8 @@ def validate(
     except ValueError as error:
         raise typer.BadParameter(shown(str(error)), param_hint="--select/--ignore") from None
     output_format = output_format or _configured_format(settings)
-    max_per_match = max_per_match if max_per_match is not None else settings.max_per_match
+    max_per_match = max_per_match or settings.max_per_match or MAX_PER_MATCH
+    max_per_line = max_per_line or settings.max_per_line or MAX_PER_LINE
     screen = _screen(settings, baseline, write_baseline is not None)
     if statistics and output_format.value not in STATISTICS_FORMATS:
         raise typer.BadParameter("--statistics prints counts, not annotations: use --format text, json or jsonl, "
@@ -124,6 +130,7 @@ def validate(
         summary, unread = _validate_inputs(inputs, stream, codes, output_format.value, statistics=statistics,
                                            fail_fast=fail_fast, strict=strict, quiet=quiet, color=color.value,
                                            to_file=output_file is not None, max_per_match=max_per_match,
+                                           max_per_line=max_per_line,
                                            max_open_matches=max_open_matches,
                                            screen=screen, note=_selection_note(settings, select, ignore,
                                                                                extend_select, extend_ignore))
@@ -163,7 +170,8 @@ def _open_report(target: str) -> AtomicFile:
 
 def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: frozenset[str], fmt: str, *,
                      statistics: bool, fail_fast: bool, strict: bool, quiet: bool, color: str,
-                     to_file: bool, max_per_match: int | None = None, screen: Screen | None = None,
+                     to_file: bool, max_per_match: int | None = MAX_PER_MATCH, max_per_line: int = MAX_PER_LINE,
+                     screen: Screen | None = None,
                      note: str = "", max_open_matches: int = MAX_OPEN_MATCHES) -> tuple[Summary, bool]:
     """Validate the inputs one by one into the writer of ``fmt``; the summary, and whether inputs were left unread.
 
@@ -176,7 +184,7 @@ def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: froz
     console = errors if bar and not to_file and _same_terminal() else make_console(stream, color)
     writer = make_writer(fmt, stream, statistics=statistics, console=console, quiet=quiet, strict=strict)
     writer.note = note
-    validator = Validator(codes, max_per_match, max_open_matches)
+    validator = Validator(codes, max_per_match, max_open_matches, max_per_line)
     progress = ValidateProgress(inputs, errors, enabled=bar)
 
     def on_block(size: int) -> None:

@@ -171,28 +171,42 @@ class Match:
         return self._read_faulty_hands(hands)
 
     def _read_faulty_hands(self, hands: Mapping[str, Sequence[Halves]]) -> tuple[list[int], int, list[Fault]]:
-        faults = []
+        faults: list[Fault] = []
         size = self.rules.hand
         hand_sets = [0] * self.players
         dealt = 0
         holder: dict[int, str] = {}
+        # One fault for each tile dealt more than once, and one (tile -1) for all hands of names not
+        # playing, placed where the first copy or stranger stands: its index in faults, message at the end.
+        repeated: dict[int, int] = {}
+        holders: dict[int, dict[str, int]] = {}
+        strangers: list[str] = []
         for name, tiles in hands.items():
             seat = self.seat_of.get(name)
             if seat is None:
-                faults.append(Fault("S102", f"a hand is dealt to {name}, who is not a player of this match"))
+                if not strangers:
+                    repeated[-1] = len(faults)
+                    faults.append(Fault("S102", ""))
+                strangers.append(name)
             elif len(tiles) != size:
                 faults.append(Fault("S102", f"{name} is dealt {len(tiles)} tiles; each player gets "
                                             f"{size} with {self.players} players"))
             for halves in tiles:
                 tile = tile_id(halves)
                 if tile in holder:
-                    where = f"in {name}'s hand" if holder[tile] == name else f"to {holder[tile]} and {name}"
-                    faults.append(Fault("S102", f"{label(tile)} is dealt twice ({where})"))
+                    if tile not in repeated:
+                        repeated[tile] = len(faults)
+                        holders[tile] = {holder[tile]: 1}
+                        faults.append(Fault("S102", ""))
+                    copies = holders[tile]
+                    copies[name] = copies.get(name, 0) + 1
                     continue
                 holder[tile] = name
                 dealt |= 1 << tile
                 if seat is not None:
                     hand_sets[seat] |= 1 << tile
+        for tile, index in repeated.items():
+            faults[index] = Fault("S102", _dealt_again(tile, holders[tile]) if tile >= 0 else _strangers(strangers))
         missing = [name for name in self.names if name not in hands]
         if missing:
             faults.append(Fault("S102", f"no hand is dealt to {', '.join(missing)}"))
@@ -335,6 +349,27 @@ def _check_stock(stock: Sequence[Halves], undealt: int) -> tuple[list[Fault], li
     if twice:
         problems.append(f"lists {labels(twice)} more than once")
     return [Fault("S103", f"stock {'; '.join(problems)}")], None
+
+
+def _strangers(names: list[str]) -> str:
+    """``a hand is dealt to zed, who is not a player of this match`` (or to several)."""
+    if len(names) == 1:
+        return f"a hand is dealt to {names[0]}, who is not a player of this match"
+    listed = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) <= 4 \
+        else f"{', '.join(names[:3])} and {len(names) - 3:,} more"
+    return f"hands are dealt to {listed}, who are not players of this match"
+
+
+def _dealt_again(tile: int, copies: dict[str, int]) -> str:
+    """``[3|4] is dealt twice (to ann and bob)``: a tile dealt more than once, how often, and to whom."""
+    times = sum(copies.values())
+    names = list(copies)
+    if len(names) == 1:
+        where = f"in {names[0]}'s hand"
+    else:
+        where = "to " + (", ".join(names[:-1]) + f" and {names[-1]}" if len(names) <= 4
+                         else f"{', '.join(names[:3])} and {len(names) - 3:,} more")
+    return f"{label(tile)} is dealt {'twice' if times == 2 else f'{times:,} times'} ({where})"
 
 
 def _bit_sum(tiles: Sequence[Halves]) -> int:

@@ -9,6 +9,8 @@
   ``<testsuite>``, a ``<testcase>`` per input file, a ``<failure>`` per error.
   A warning is a line of the test case's ``<system-out>`` (it does not fail the
   run), or a ``<failure type="warning">`` with ``--strict`` (where it does).
+  Its counts come first, so the test cases wait in a spool (memory, then a
+  temporary file).
 * ``gitlab``: GitLab's code quality report, a JSON list of issues whose
   ``fingerprint`` hashes file, line, code and message, so that the same fault
   keeps its identity from run to run. Errors are ``major``, warnings ``minor``.
@@ -21,10 +23,12 @@ JSON keeps the exact strings.
 from __future__ import annotations
 
 import hashlib
-import xml.etree.ElementTree as ET
+import shutil
+import tempfile
 from pathlib import Path
 from typing import IO, Any
 from urllib.parse import quote
+from xml.sax.saxutils import escape, quoteattr
 
 import msgspec
 from rich.console import Console
@@ -158,46 +162,88 @@ class JunitWriter(Writer):
 
     Warnings are lines of the test case's ``<system-out>``, or failures of type
     ``warning`` when ``strict`` (``--strict``: warnings fail the run). The
-    document is written at the end (its counts come first).
+    suite's counts come first in the document but are known only at the end, so
+    test cases are written as found into a spool (in memory, on disk past
+    :data:`SPOOL_BYTES`) that is copied out after them: memory stays bounded.
     """
 
     def __init__(self, stream: IO[str], strict: bool = False) -> None:
         super().__init__(stream)
         self.strict = strict
-        self.cases: dict[str, tuple[list[Violation], list[str]]] = {}
+        self._cases = _spool()
+        self._output = _spool()  # the warnings of the test case open, its <system-out> once it ends
+        self._file: str | None = None
+        self._tests = 0
+        self._failed = 0
+        self._failures_here = 0
+        self._output_here = 0
 
     def start_file(self, file: str) -> None:
-        self.cases.setdefault(file, ([], []))
+        if file != self._file:
+            self._end_case()
+            self._begin_case(file)
 
     def add(self, violation: Violation) -> None:
-        failures, output = self.cases.setdefault(violation.file, ([], []))
+        if violation.file != self._file:
+            self._end_case()
+            self._begin_case(violation.file)
         if violation.severity == WARNING and not self.strict:
-            output.append(_located(violation))
-        else:
-            failures.append(violation)
+            self._output.write(("\n" if self._output_here else "") + escape(shown(_located(violation))))
+            self._output_here += 1
+            return
+        message = quoteattr(shown(f"{violation.code} {_where(violation)}"))
+        self._cases.write(f'      <failure type={quoteattr(violation.severity)} message={message}>'
+                          f'{escape(shown(_located(violation)))}</failure>\n')
+        self._failures_here += 1
+
+    def end_file(self) -> None:
+        self._end_case()
+
+    def _begin_case(self, file: str) -> None:
+        self._file = file
+        self._tests += 1
+        name = quoteattr(shown(file))
+        self._cases.write(f'    <testcase classname="{TOOL_NAME}" name={name} file={name}>\n')
+
+    def _end_case(self) -> None:
+        if self._file is None:
+            return
+        if self._output_here:
+            self._cases.write("      <system-out>")
+            self._output.seek(0)
+            shutil.copyfileobj(self._output, self._cases)
+            self._cases.write("</system-out>\n")
+            self._output.seek(0)
+            self._output.truncate()
+        self._cases.write("    </testcase>\n")
+        self._failed += self._failures_here > 0
+        self._file, self._failures_here, self._output_here = None, 0, 0
 
     def finish(self, summary: Summary) -> None:
-        failures = sum(bool(found) for found, _ in self.cases.values())
-        attributes = {"name": TOOL_NAME, "tests": str(len(self.cases)), "failures": str(failures),
-                      "errors": "0", "skipped": "0"}
-        root = ET.Element("testsuites", attributes)
-        suite = ET.SubElement(root, "testsuite", {**attributes, "name": f"{TOOL_NAME} validate"})
-        properties = ET.SubElement(suite, "properties")
+        self._end_case()
+        counts = (f'tests="{self._tests}" failures="{self._failed}" errors="0" skipped="0"')
+        write = self.stream.write
+        write('<?xml version="1.0" encoding="UTF-8"?>\n')
+        write(f'<testsuites name="{TOOL_NAME}" {counts}>\n')
+        write(f'  <testsuite name="{TOOL_NAME} validate" {counts}>\n    <properties>\n')
         for key, value in msgspec.structs.asdict(summary).items():
-            ET.SubElement(properties, "property", {"name": key, "value": str(value)})
-        for file, (found, output) in self.cases.items():
-            case = ET.SubElement(suite, "testcase", {"classname": TOOL_NAME, "name": shown(file),
-                                                    "file": shown(file)})
-            for violation in found:
-                failure = ET.SubElement(case, "failure", {
-                    "type": violation.severity, "message": shown(f"{violation.code} {_where(violation)}")})
-                failure.text = shown(_located(violation))
-            if output:
-                ET.SubElement(case, "system-out").text = "\n".join(shown(line) for line in output)
-        ET.indent(root)
-        self.stream.write('<?xml version="1.0" encoding="UTF-8"?>\n')
-        self.stream.write(ET.tostring(root, encoding="unicode"))
-        self.stream.write("\n")
+            write(f"      <property name={quoteattr(key)} value={quoteattr(shown(str(value)))} />\n")
+        write("    </properties>\n")
+        self._cases.seek(0)
+        shutil.copyfileobj(self._cases, self.stream)
+        write("  </testsuite>\n</testsuites>\n")
+        self._cases.close()
+        self._output.close()
+
+
+#: How much of a JUnit report is held in memory before it is spooled to a temporary file.
+SPOOL_BYTES = 1 << 20
+
+
+def _spool() -> IO[str]:
+    """A text buffer in memory that moves to a temporary file once it holds :data:`SPOOL_BYTES`."""
+    return tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES, mode="w+", encoding="utf-8",
+                                         errors="surrogatepass")  # type: ignore[return-value]
 
 
 def _located(violation: Violation) -> str:

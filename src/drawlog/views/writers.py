@@ -105,19 +105,25 @@ class Writer:
 
 
 class JsonWriter(Writer):
-    """The contract's JSON document: ``{"summary": {…}, "violations": […]}``."""
+    """The contract's JSON document, streamed: ``{"violations": […], "summary": {…}}``.
+
+    Each violation is written as it is found (one a line), and the summary,
+    known only at the end, comes last (the order of a JSON object's keys means
+    nothing): memory stays the same however many violations there are.
+    """
 
     def __init__(self, stream: IO[str]) -> None:
         super().__init__(stream)
-        self.violations: list[Violation] = []
+        self._written = 0
 
     def add(self, violation: Violation) -> None:
-        self.violations.append(violation)
+        self.stream.write('{"violations":[\n' if self._written == 0 else ",\n")
+        self._written += 1
+        self.stream.write(_encoder.encode(violation).decode())
 
     def finish(self, summary: Summary) -> None:
-        document = {"summary": summary, "violations": self.violations}
-        self.stream.write(_encoder.encode(document).decode())
-        self.stream.write("\n")
+        self.stream.write('{"violations":[],' if self._written == 0 else "\n],")
+        self.stream.write(f'"summary":{_encoder.encode(summary).decode()}}}\n')
 
 
 class JsonLinesWriter(Writer):
@@ -186,6 +192,8 @@ def summary_line(summary: Summary) -> str:
         parts.append(f"{quantity(summary.closed_early, 'match', 'matches')} closed early (--max-open-matches)")
     if summary.suppressed:
         parts.append(f"{summary.suppressed:,} more not shown (--max-per-match)")
+    if summary.suppressed_per_line:
+        parts.append(f"{summary.suppressed_per_line:,} more not shown (--max-per-line)")
     if summary.baselined:
         parts.append(f"{summary.baselined:,} in the baseline, not shown")
     return ", ".join(parts)

@@ -1,0 +1,216 @@
+"""Violations bounded per line and per match, and reports written as found (issue 14, item 4b).
+
+One line could hold 170,000 violations, and ``--format json`` held them all: a
+10 MB log took 883 MB. Past ``--max-per-line`` / ``--max-per-match`` they are
+counted in the summary, not held, and every writer streams.
+"""
+
+from __future__ import annotations
+
+import json
+import tracemalloc
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from drawlog.check.validator import Validator
+from drawlog.check.violations import MAX_PER_LINE, MAX_PER_MATCH, Summary, Violation
+from drawlog.cli import app
+from drawlog.views.writers import FORMATS, make_writer
+
+ENV = {"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None}
+runner = CliRunner()
+
+
+def cli(*args: object):  # noqa: ANN201
+    result = runner.invoke(app, [str(arg) for arg in args], env=ENV)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result
+
+
+def crowded_line(fields: int, match: str = "m1") -> str:
+    """A match_start with ``fields`` unknown fields: one W401 each."""
+    extra = ",".join(f'"x{index}":0' for index in range(fields))
+    return f'{{"type":"match_start","players":["p1","p2"],"match":"{match}",{extra}}}\n'
+
+
+def json_report(*args: object) -> dict:
+    return json.loads(cli("validate", *args, "--format", "json").stdout)
+
+
+def stats_rows(path: Path, out: Path) -> list[tuple[int | None, str, str]]:
+    result = cli("stats", path, "--out", out, "-q")
+    assert result.exit_code == 0, result.output
+    table = pl.read_parquet(out / "violations.parquet")
+    return list(zip(table["line"].to_list(), table["code"].to_list(), table["message"].to_list()))
+
+
+def test_a_line_of_many_violations_reports_the_cap_and_counts_the_rest(tmp_path: Path) -> None:
+    log = tmp_path / "crowded.jsonl"
+    log.write_text(crowded_line(MAX_PER_LINE + 150) + crowded_line(3, "m2"))
+    document = json_report(log)
+    on_line = [(v["line"], v["code"]) for v in document["violations"]]
+    assert on_line[:MAX_PER_LINE] == [(1, "W401")] * MAX_PER_LINE
+    assert on_line[MAX_PER_LINE:] == [(2, "W401")] * 3 + [(1, "F006"), (2, "F006")]
+    summary = document["summary"]
+    assert summary["suppressed_per_line"] == 150 and summary["suppressed"] == 0
+    assert summary["violations"] == len(document["violations"]) == MAX_PER_LINE + 5
+    assert "150 more not shown (--max-per-line)" in cli("validate", log).stdout
+    rows = [(v["line"], v["code"], v["message"]) for v in document["violations"]]
+    assert stats_rows(log, tmp_path / "stats") == rows  # stats reports the same violations
+
+
+def test_max_per_line_is_an_option_and_a_configuration_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "crowded.jsonl"
+    log.write_text(crowded_line(40))
+    summary = json_report(log, "--max-per-line", "10")["summary"]
+    assert (summary["violations"], summary["suppressed_per_line"]) == (11, 30)  # 10 W401 and the F006
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "drawlog.toml").write_text("max-per-line = 5\n")
+    summary = json_report(log)["summary"]
+    assert (summary["violations"], summary["suppressed_per_line"]) == (6, 35)
+    assert json_report(log, "--max-per-line", "7")["summary"]["suppressed_per_line"] == 33  # the option wins
+    (tmp_path / "drawlog.toml").write_text("max-per-line = 0\n")
+    result = cli("validate", log)
+    assert result.exit_code == 2 and "max-per-line: must be a whole number of 1 or more" in result.output
+
+
+def test_the_count_per_line_starts_again_in_each_input(tmp_path: Path) -> None:
+    validator = Validator(max_per_line=3)
+    first = list(validator.validate_lines([crowded_line(5)], "same.jsonl"))
+    second = list(validator.validate_lines([crowded_line(5, "m2")], "same.jsonl"))
+    assert [v.code for v in first] == [v.code for v in second] == ["W401"] * 3 + ["F006"]
+    assert validator.summary.suppressed_per_line == 4
+
+
+def test_a_match_is_bounded_by_default_and_validate_and_stats_agree(tmp_path: Path) -> None:
+    """Every pass of a match with no round in play is F004: one a line, past the per-match default."""
+    log = tmp_path / "long.jsonl"
+    passes = MAX_PER_MATCH + 20
+    log.write_text('{"type":"match_start","players":["p1","p2"],"match":"m1"}\n'
+                   + '{"type":"pass","player":"p1","match":"m1"}\n' * passes)
+    document = json_report(log)
+    assert [v["code"] for v in document["violations"]] == ["F004"] * MAX_PER_MATCH
+    assert document["summary"]["suppressed"] == 21  # the rest of the F004 and the F006
+    assert document["summary"]["violations"] == MAX_PER_MATCH
+    rows = [(v["line"], v["code"], v["message"]) for v in document["violations"]]
+    assert stats_rows(log, tmp_path / "stats") == rows
+    assert json_report(log, "--max-per-match", "5")["summary"]["suppressed"] == passes + 1 - 5
+
+
+def test_a_tile_dealt_many_times_and_hands_of_strangers_are_one_s102_each() -> None:
+    deal = {"type": "round_start", "round": 1, "opener": "p1", "match": "m1", "stock": [],
+            "hands": {"p1": [[0, 0]] * 50_000, "p2": [[1, 1], [1, 1], [1, 1]],
+                      **{f"z{index}": [] for index in range(3_000)}}}
+    lines = ['{"type":"match_start","players":["p1","p2"],"match":"m1"}', json.dumps(deal)]
+    s102 = [v.message for v in Validator().validate_lines(lines) if v.code == "S102"]
+    assert s102 == [
+        "p1 is dealt 50000 tiles; each player gets 7 with 2 players",
+        "[0|0] is dealt 50,000 times (in p1's hand)",
+        "p2 is dealt 3 tiles; each player gets 7 with 2 players",
+        "[1|1] is dealt 3 times (in p2's hand)",
+        "hands are dealt to z0, z1, z2 and 2,997 more, who are not players of this match",
+    ]
+    deal["hands"] = {"p1": [[0, 1]] * 7, "p2": [[0, 1]] * 7, "zed": []}
+    s102 = [v.message for v in Validator().validate_lines([lines[0], json.dumps(deal)]) if v.code == "S102"]
+    assert s102 == ["[0|1] is dealt 14 times (to p1 and p2)",
+                    "a hand is dealt to zed, who is not a player of this match"]
+
+
+def test_json_of_many_violations_parses_and_its_counts_match(tmp_path: Path) -> None:
+    log = tmp_path / "many.jsonl"
+    log.write_text("".join(crowded_line(30, f"m{index}") for index in range(200)) + "not json\n")
+    document = json_report(log)
+    summary, violations = document["summary"], document["violations"]
+    assert len(violations) == summary["violations"] == 200 * 31 + 1
+    assert summary["errors"] == sum(v["severity"] == "error" for v in violations) == 201
+    assert summary["warnings"] == 200 * 30
+    assert json_report(tmp_path / "missing.jsonl")["violations"][0]["code"] == "F007"
+    empty = tmp_path / "clean.jsonl"
+    empty.write_text("")
+    assert json_report(empty)["summary"]["files"] == 1
+
+
+def violations(count: int) -> Iterator[Violation]:
+    for index in range(count):
+        yield Violation(file=f"f{index % 3}.jsonl", line=index + 1, match=f"m{index}", round=1, player="p1",
+                        code="W401" if index % 2 else "M205", severity="warning" if index % 2 else "error",
+                        message=f"violation number {index} " + "x" * 200)
+
+
+class Recorder:
+    """A stream that keeps only how much was written."""
+
+    def __init__(self) -> None:
+        self.written = 0
+
+    def write(self, text: str) -> int:
+        self.written += len(text)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_the_json_writer_writes_each_violation_as_it_comes() -> None:
+    stream = Recorder()
+    writer = make_writer("json", stream)  # type: ignore[arg-type]
+    before = 0
+    for violation in violations(50):
+        writer.add(violation)
+        assert stream.written > before  # written now, not at the end
+        before = stream.written
+    assert not any(isinstance(value, list) for value in vars(writer).values())
+
+
+@pytest.mark.parametrize("fmt", [fmt for fmt in FORMATS if fmt not in ("text", "concise", "github")])
+def test_every_report_format_holds_no_violations(tmp_path: Path, fmt: str) -> None:
+    """40,000 violations of ~300 bytes: 12 MB if held; the writers keep well under 4 MB."""
+    path = tmp_path / f"report.{fmt}"
+    with open(path, "w", encoding="utf-8") as stream:
+        writer = make_writer(fmt, stream)
+        tracemalloc.start()
+        for file in ("f0.jsonl", "f1.jsonl", "f2.jsonl"):
+            writer.start_file(file)
+            for violation in violations(40_000 // 3):
+                writer.add(Violation(**{**{name: getattr(violation, name) for name in violation.__struct_fields__},
+                                        "file": file}))
+            writer.end_file()
+        summary = Summary(files=3, violations=39_999)
+        writer.finish(summary)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    assert peak < 4_000_000, peak
+    text = path.read_text(encoding="utf-8")
+    if fmt == "junit":
+        root = ET.fromstring(text)
+        assert [case.get("name") for case in root.iter("testcase")] == ["f0.jsonl", "f1.jsonl", "f2.jsonl"]
+        assert len(list(root.iter("failure"))) == 3 * (13_333 // 2 + 1)
+    elif fmt == "jsonl":
+        assert len(text.splitlines()) == 39_999 + 1
+    else:
+        document = json.loads(text)
+        found = {"json": lambda: document["violations"], "gitlab": lambda: document,
+                 "sarif": lambda: document["runs"][0]["results"]}[fmt]()
+        assert len(found) == 39_999
+
+
+def test_validating_a_log_of_many_violations_into_json_holds_none(tmp_path: Path) -> None:
+    log = tmp_path / "many.jsonl"
+    log.write_text("".join(crowded_line(40, f"m{index}") for index in range(1_500)))
+    validator = Validator()
+    with open(tmp_path / "report.json", "w", encoding="utf-8") as stream:
+        writer = make_writer("json", stream)
+        tracemalloc.start()
+        for violation in validator.validate_paths(log):
+            writer.add(violation)
+        writer.finish(validator.summary)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    document = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert len(document["violations"]) == document["summary"]["violations"] == 1_500 * 41
+    assert peak < 8_000_000, peak  # 61,500 violations held would be over 25 MB
