@@ -305,7 +305,10 @@ def _all_tables(folder: Path) -> dict[str, pl.DataFrame]:
     return {name: frame.collect() for name, frame in open_tables(folder).items()}
 
 
-def test_jobs_write_the_same_tables_as_one_process(tmp_path: Path):
+def test_jobs_write_the_same_tables_as_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from drawlog.check import pool
+
+    monkeypatch.setattr(pool, "SMALLEST_PART", 1)  # the sample logs in several parts
     inputs = [str(SAMPLES / name) for name in sorted(p.name for p in SAMPLES.iterdir() if p.name != "README.md")]
     inputs.append(str(tmp_path / "missing.jsonl"))
     one, two = tmp_path / "one", tmp_path / "two"
@@ -317,7 +320,10 @@ def test_jobs_write_the_same_tables_as_one_process(tmp_path: Path):
         assert left[name].equals(right[name]), name
 
 
-def test_jobs_redo_in_one_process_when_a_match_spans_files(tmp_path: Path):
+def test_jobs_join_a_match_that_spans_files_as_one_process_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from drawlog.check import pool
+
+    monkeypatch.setattr(pool, "SMALLEST_PART", 1)  # a part a file
     lines = (SAMPLES / "tournament-2p.jsonl").read_text().splitlines(keepends=True)
     (tmp_path / "a.jsonl").write_text("".join(lines[:40]))
     (tmp_path / "b.jsonl").write_text("".join(lines[40:]))
@@ -328,6 +334,9 @@ def test_jobs_redo_in_one_process_when_a_match_spans_files(tmp_path: Path):
     for name in left:
         assert left[name].equals(right[name]), name
     assert right["violations"].filter(pl.col("file").str.ends_with("b.jsonl")).height > 0
+    ended = right["violations"].filter(pl.col("code") == "F004")
+    assert ended.height and ended["message"].str.ends_with(", which has ended").all()
+    assert ended["tournament"].null_count() == 0  # the keys of the match ended in a.jsonl
 
 
 def test_stats_names_unreadable_inputs_and_exits_2_when_nothing_was_read(tmp_path: Path):
@@ -561,11 +570,11 @@ def test_a_damaged_statistics_folder_is_named_not_a_traceback(tmp_path: Path):
 
 
 def test_jobs_are_no_more_than_the_inputs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    import drawlog.tables.dataset as dataset
+    from drawlog.tables import parallel
 
     asked: list[int] = []
-    real = dataset._write_in_parallel
-    monkeypatch.setattr(dataset, "_write_in_parallel", lambda inputs, folder, jobs, *rest: asked.append(jobs) or real(
+    real = parallel.write_in_parallel
+    monkeypatch.setattr(parallel, "write_in_parallel", lambda inputs, folder, jobs, *rest: asked.append(jobs) or real(
         inputs, folder, jobs, *rest))
     paths = [str(SAMPLES / "tournament-2p.jsonl"), str(SAMPLES / "tournament-3p.jsonl")]
     write_tables(paths, tmp_path / "stats", jobs=1000)

@@ -10,7 +10,7 @@ It knows nothing of files or JSON: :mod:`drawlog.validator` feeds it events.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
@@ -34,13 +34,21 @@ _MATCH_END: Final = MatchEnd
 
 #: The most matches kept open at once by default (``--max-open-matches``): far more than any tournament plays at once.
 MAX_OPEN_MATCHES: Final = 100_000
+#: How F004 ends for an event of a match id not open: started before (in any input read) or never.
+ENDED: Final = "which has ended"
+NOT_STARTED: Final = "which has not started"
+
+
+def second_start(match_id: str, file: str, line: int) -> str:
+    """F005's message: ``match_id`` is started again, first at ``file:line``."""
+    return f"match {match_id} is started a second time (first at {file}:{line})"
 
 
 class Table:
     """A match being replayed: the engine's state plus what the log format adds (seq, lines)."""
 
     __slots__ = ("id", "match", "seat_of", "round", "last_seq", "top_seq", "last_line", "errors", "reported",
-                 "observed")
+                 "finished", "observed")
 
     def __init__(self, match_id: str, match: Match | None, line: int) -> None:
         self.id = match_id
@@ -54,6 +62,8 @@ class Table:
         self.errors = 0
         #: Violations of this match reported so far (for ``max_per_match``).
         self.reported = 0
+        #: Whether the log's match_end was replayed (the match is counted complete).
+        self.finished = False
         #: Whatever the replay's observer keeps for this match; the replay never reads it.
         self.observed: Any = None
 
@@ -122,6 +132,20 @@ class Replay:
         self._seen: dict[str, int] = {}
         self._files: list[str] = []
         self._file_index: dict[str, int] = {}
+        #: Called with the :class:`Table` of each match id started for the first time in this replay, before
+        #: anything is reported of it (runs in parts: see :mod:`drawlog.check.parts`).
+        self.on_first_start: Callable[[Table], None] | None = None
+
+    def started_before(self, starts: dict[str, tuple[str, int]]) -> None:
+        """Take match ids as started by inputs another replay read first: ``{match id: (file, line)}``.
+
+        An id started again here is then F005 naming that first start, and an
+        event of one not open says it has ended, as if this replay had read them.
+        """
+        seen = self._seen
+        for match_id, (file, line) in starts.items():
+            if match_id not in seen:
+                seen[match_id] = line << 32 | self._index_of(file)
 
     def dispatch(self, event: Any, line: int) -> None:
         """Replay one decoded event, found on ``line``."""
@@ -252,8 +276,8 @@ class Replay:
         return index
 
     def _unknown_match(self, event: Any, line: int) -> None:
-        self._emit("F004", f"{event.__struct_config__.tag} event of match {event.match}, which "
-                           f"{'has ended' if event.match in self._seen else 'has not started'}",
+        self._emit("F004", f"{event.__struct_config__.tag} event of match {event.match}, "
+                           f"{ENDED if event.match in self._seen else NOT_STARTED}",
                    line, event.match, None, getattr(event, "player", None))
 
     def _check_seq(self, table: Table, seq: int, line: int, round_number: int | None = None) -> None:
@@ -277,12 +301,14 @@ class Replay:
             self._seen[match_id] = line << 32 | self._index_of(self.reporter.file)
         self.reporter.summary.matches += 1
         table = Table(match_id, None, line)
+        if first is None and self.on_first_start is not None:
+            self.on_first_start(table)
         previous = self.tables.get(match_id)
         if previous is not None and self.observer is not None:
             self.observer.match_ended(previous, None, previous.last_line)  # replaced, never finished
         if first is not None:
-            self._emit("F005", f"match {match_id} is started a second time (first at {self._files[first & 0xFFFFFFFF]}"
-                               f":{first >> 32})", line, match_id, None, None, table)
+            self._emit("F005", second_start(match_id, self._files[first & 0xFFFFFFFF], first >> 32), line, match_id,
+                       None, None, table)
         self.tables[match_id] = table
         if self._start_order:
             self._start_order.append(table)
@@ -398,6 +424,7 @@ class Replay:
             faults += match.check_match_end(event.scores, event.winner)
             self._faults(faults, line, table, None)
         del self.tables[table.id]
+        table.finished = True
         summary = self.reporter.summary
         summary.complete_matches += 1
         if table.errors == 0:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import sys
+from collections.abc import Callable
 from typing import Annotated, Any, Optional
 
 import msgspec
@@ -98,6 +99,9 @@ def validate(
     write_baseline: Annotated[Optional[str], typer.Option(
         "--write-baseline", metavar="FILE", help="Write the violations found to FILE as a baseline (file, code, "
                                                  "match and message, not the line) and exit 0.")] = None,
+    jobs: Annotated[Optional[int], typer.Option(
+        "--jobs", "-j", metavar="N", min=1, help="Processes validating files at once (default 1); the report is "
+                                                 "the same as with one.")] = None,
     config: ConfigOption = None,
     isolated: IsolatedOption = False,
 ) -> None:
@@ -119,6 +123,7 @@ def validate(
     output_format = output_format or _configured_format(settings)
     max_per_match = max_per_match or settings.max_per_match or MAX_PER_MATCH
     max_per_line = max_per_line or settings.max_per_line or MAX_PER_LINE
+    jobs = jobs if jobs is not None else settings.jobs or 1
     screen = _screen(settings, baseline, write_baseline is not None)
     if statistics and output_format.value not in STATISTICS_FORMATS:
         raise typer.BadParameter("--statistics prints counts, not annotations: use --format text, json or jsonl, "
@@ -131,7 +136,8 @@ def validate(
                                            fail_fast=fail_fast, strict=strict, quiet=quiet, color=color.value,
                                            to_file=output_file is not None, max_per_match=max_per_match,
                                            max_per_line=max_per_line,
-                                           max_open_matches=max_open_matches,
+                                           ignored_in=settings.ignored_in if settings.per_file_ignores else None,
+                                           max_open_matches=max_open_matches, jobs=jobs,
                                            screen=screen, note=_selection_note(settings, select, ignore,
                                                                                extend_select, extend_ignore))
     except BaseException:
@@ -171,9 +177,13 @@ def _open_report(target: str) -> AtomicFile:
 def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: frozenset[str], fmt: str, *,
                      statistics: bool, fail_fast: bool, strict: bool, quiet: bool, color: str,
                      to_file: bool, max_per_match: int | None = MAX_PER_MATCH, max_per_line: int = MAX_PER_LINE,
-                     screen: Screen | None = None,
-                     note: str = "", max_open_matches: int = MAX_OPEN_MATCHES) -> tuple[Summary, bool]:
+                     screen: Screen | None = None, ignored_in: Callable[[str], frozenset[str]] | None = None,
+                     note: str = "", max_open_matches: int = MAX_OPEN_MATCHES,
+                     jobs: int = 1) -> tuple[Summary, bool]:
     """Validate the inputs one by one into the writer of ``fmt``; the summary, and whether inputs were left unread.
+
+    With ``jobs`` > 1 (and no ``fail_fast``, which stops at the first error) the
+    inputs are validated by that many processes, and reported the same.
 
     The progress bar (standard error) is shown on a terminal for text output or
     a report written to a file, unless ``quiet``; text bound for the same
@@ -184,7 +194,7 @@ def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: froz
     console = errors if bar and not to_file and _same_terminal() else make_console(stream, color)
     writer = make_writer(fmt, stream, statistics=statistics, console=console, quiet=quiet, strict=strict)
     writer.note = note
-    validator = Validator(codes, max_per_match, max_open_matches, max_per_line)
+    validator = Validator(codes, max_per_match, max_open_matches, max_per_line, ignored_in)
     progress = ValidateProgress(inputs, errors, enabled=bar)
 
     def on_block(size: int) -> None:
@@ -195,7 +205,12 @@ def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: froz
     unread = False
     try:
         with progress:
-            for index, item in enumerate(inputs):
+            jobs = min(jobs, len(inputs), os.cpu_count() or 1)  # more processes than inputs or cores gain nothing
+            parts = _parts(inputs, jobs) if jobs > 1 and not fail_fast else []
+            parallel = len(parts) > 1
+            if parallel:
+                _validate_in_parallel(inputs, parts, validator, jobs, writer, progress, screen)
+            for index, item in enumerate([] if parallel else inputs):
                 writer.start_file(printable(item.name if isinstance(item, Source) else item.path))
                 progress.start_file(index)
                 stop = False
@@ -215,6 +230,32 @@ def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: froz
         raise typer.Exit(130) from None
     writer.finish(validator.summary)
     return validator.summary, unread
+
+
+def _parts(inputs: list[Source | InputError], jobs: int) -> list[range]:
+    """The parts ``jobs`` processes would validate (none with standard input: one process reads it)."""
+    from ..check.pool import is_standard_input, plan_parts
+
+    return [] if any(is_standard_input(item) for item in inputs) else plan_parts(inputs, jobs)
+
+
+def _validate_in_parallel(inputs: list[Source | InputError], parts: list[range], validator: Validator, jobs: int,
+                          writer: Any, progress: ValidateProgress, screen: Screen | None) -> None:
+    """``jobs`` processes validate the inputs; each input is reported as it comes, in order, counted in ``validator``."""
+    from contextlib import closing
+
+    from ..check.parallel import validate_in_parallel
+    from ..check.parts import PartOptions
+
+    summary = validator.summary
+    files = validate_in_parallel(inputs, PartOptions.of(validator), jobs, summary,
+                                 progress.worker_read if progress.enabled else None, parts)
+    with closing(files):  # a Ctrl-C here stops the workers now
+        for name, found in files:
+            writer.start_file(name)
+            for violation in screen(found, summary) if screen is not None else found:
+                writer.add(violation)
+            writer.end_file()
 
 
 def _same_terminal() -> bool:

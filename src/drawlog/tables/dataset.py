@@ -13,21 +13,19 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
 
+from ..check.pool import is_standard_input
 from ..check.validator import Validator
-from ..check.violations import Summary
+from ..check.violations import Summary, Violation
 from ..errors import InputError, NothingRead, OutputError
-from ..log.reader import STDIN, Source, expand_paths
+from ..log.reader import Source, expand_paths
 from .output import MANIFEST, OutputFolder, recover
 from .partitions import keeps_keys, write_partitioned
-from .sinks import MOVE_PARQUET, ROWS_PER_GROUP, MoveSink, TableSink, WriterThread, open_writer
-from .stats import MATCH_KEYS, SCHEMAS, TABLES, WRITE_SCHEMAS, StatsRecorder
+from .sinks import ROWS_PER_GROUP, MoveSink, TableSink, WriterThread
+from .stats import MATCH_KEYS, SCHEMAS, TABLES, StatsRecorder
 
 PARTITION_KEYS = (*MATCH_KEYS, "variant", "file")
 #: The version of the tables' columns, ``table_format`` in the manifest (a manifest without it is 1).
@@ -56,12 +54,13 @@ def write_tables(
 
     Rows are written ``rows_per_group`` at a time (one Parquet row group each).
 
-    With ``jobs`` > 1 the input files are replayed by that many processes and
-    their tables joined in input order: the same tables as one process writes
-    (a match id started in two files is only seen whole by one process, so then
-    the run is done again in one). ``codes`` limits the violations reported (in
-    the violations table and the summary), as ``validator`` does when given;
-    the replay checks every rule.
+    With ``jobs`` > 1 the input files are replayed in parts by that many
+    processes and joined in input order (:mod:`drawlog.tables.parallel`): the
+    same tables, row for row and row group for row group, as one process
+    writes. ``codes`` limits the violations reported (in the violations table
+    and the summary), as ``validator`` does when given; the replay checks every
+    rule. ``validator`` (its ``on_block`` and ``summary.matches``) also hears
+    of the workers' reading, for progress displays.
     """
     names, out = [str(path) for path in paths], Path(out)
     if partition_by is not None and partition_by not in PARTITION_KEYS:
@@ -73,11 +72,14 @@ def write_tables(
     try:
         inputs = list(expand_paths(names))
         done = None
+        validator = validator or Validator(codes)
         jobs = min(jobs, len(inputs), os.cpu_count() or 1)  # more processes than inputs or cores gain nothing
-        if jobs > 1 and not any(isinstance(item, Source) and item.name == STDIN for item in inputs):
-            done = _write_in_parallel(inputs, flat, jobs, codes)
+        if jobs > 1 and not any(is_standard_input(item) for item in inputs):
+            from . import parallel
+
+            done = parallel.write_in_parallel(inputs, flat, jobs, validator, rows_per_group)
         if done is None:
-            done = _write_in_one_process(inputs, flat, validator or Validator(codes), rows_per_group=rows_per_group)
+            done = _write_in_one_process(inputs, flat, validator, rows_per_group=rows_per_group)
         summary, rows = done
         if summary.files == 0 and summary.unreadable:
             raise NothingRead(str(out), _unreadable(flat))
@@ -94,10 +96,14 @@ def write_tables(
     return summary
 
 
-def _write_in_one_process(inputs: list[Source | InputError], folder: Path, validator: Validator,
-                          arrow: bool = False,
-                          rows_per_group: int = ROWS_PER_GROUP, threaded: bool = True) -> tuple[Summary, dict[str, int]]:
-    """Replay ``inputs`` once, writing the tables into ``folder``; ``threaded``: encode in a writer thread."""
+def _write_in_one_process(inputs: Iterable[Source | InputError], folder: Path, validator: Validator,
+                          arrow: bool = False, rows_per_group: int = ROWS_PER_GROUP, threaded: bool = True,
+                          watch: Callable[[StatsRecorder, Violation], None] | None = None,
+                          ) -> tuple[Summary, dict[str, int]]:
+    """Replay ``inputs`` once, writing the tables into ``folder``; ``threaded``: encode in a writer thread.
+
+    ``watch`` sees each violation just before the recorder adds it to the violations table.
+    """
     suffix = "arrow" if arrow else "parquet"
     background = WriterThread() if threaded else None
     sinks = {name: (MoveSink if name == "moves" else TableSink)(folder / f"{name}.{suffix}", schema,
@@ -107,6 +113,8 @@ def _write_in_one_process(inputs: list[Source | InputError], folder: Path, valid
     validator.replay.observer = recorder
     try:
         for violation in validator.validate_inputs(inputs):
+            if watch is not None:
+                watch(recorder, violation)
             recorder.violation(violation)
     finally:
         try:
@@ -128,111 +136,6 @@ def _unreadable(folder: Path) -> list[tuple[str, int | None, str]]:
 
     table = pq.read_table(folder / "violations.parquet", columns=["file", "line", "code", "message"])
     return [(row["file"], row["line"], row["message"]) for row in table.to_pylist() if row["code"] == "F007"]
-
-
-def _read_arrow(path: Path):  # noqa: ANN202 - pyarrow.Table
-    import pyarrow as pa
-
-    with pa.memory_map(str(path)) as source:
-        return pa.ipc.open_stream(source).read_all()
-
-
-def _write_part(item: Source | InputError, folder: str,
-                codes: frozenset[str] | None = None) -> tuple[Summary, set[str]]:
-    """One worker's share: the tables of one input (as Arrow files), and every match id it mentions."""
-    validator = Validator(codes)
-    _write_in_one_process([item], Path(folder), validator, arrow=True, threaded=False)  # Arrow files are cheap
-    mentioned = set(_read_arrow(Path(folder) / "matches.arrow").column("match").to_pylist())
-    mentioned |= set(_read_arrow(Path(folder) / "violations.arrow").column("match").to_pylist())
-    mentioned.discard(None)  # type: ignore[arg-type]
-    return validator.summary, mentioned
-
-
-def _write_in_parallel(inputs: list[Source | InputError], folder: Path, jobs: int,
-                       codes: frozenset[str] | None = None) -> tuple[Summary, dict[str, int]] | None:
-    """Replay each input in a worker process, then join the parts in input order (None: redo in one)."""
-    import msgspec
-
-    parts = [folder / f"_part-{index}" for index in range(len(inputs))]
-    for part in parts:
-        part.mkdir()
-    writers = {name: open_writer(folder / f"{name}.parquet", schema, options=MOVE_PARQUET if name == "moves" else None)
-               for name, schema in WRITE_SCHEMAS.items()}
-    rows = dict.fromkeys(SCHEMAS, 0)
-    results = []
-    try:
-        with _worker_pool(jobs) as pool:
-            # Parts are joined in input order as they come, while later inputs are still replayed.
-            for part, result in zip(parts, pool.map(_write_part, inputs, [str(part) for part in parts],
-                                                          [codes] * len(inputs))):
-                results.append(result)
-                for name, writer in writers.items():
-                    table = _read_arrow(part / f"{name}.arrow")
-                    for batch in table.to_batches():  # the part's row groups, each with its own dictionaries
-                        writer.write_batch(batch)
-                    rows[name] += table.num_rows
-                shutil.rmtree(part, ignore_errors=True)
-    finally:
-        for writer in writers.values():
-            writer.close()
-        for part in parts:  # what a failure left, or a system that keeps memory-mapped files
-            shutil.rmtree(part, ignore_errors=True)
-    mentioned = [match for _, matches in results for match in matches]
-    if len(mentioned) != len(set(mentioned)):  # a match id in two files: only one process saw it whole
-        return None
-    totals = msgspec.structs.asdict(Summary())
-    for summary, _ in results:
-        for key, value in msgspec.structs.asdict(summary).items():
-            totals[key] += value
-    return Summary(**totals), rows
-
-
-@contextmanager
-def _worker_pool(jobs: int) -> Iterator[Any]:
-    """``jobs`` worker processes that leave Ctrl-C to this one, which stops them.
-
-    The workers are started with SIGINT blocked and then ignore it, so a Ctrl-C
-    (sent to every process of the terminal's group) prints no worker traceback;
-    when anything (Ctrl-C too) ends the run here, the work not begun is
-    cancelled and the workers are ended at once, not waited for.
-    """
-    from concurrent.futures import ProcessPoolExecutor
-
-    masked = hasattr(signal, "pthread_sigmask")
-    if masked:  # a Ctrl-C now waits here until the workers exist; they inherit the mask
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
-        try:
-            for started in [pool.submit(int) for _ in range(jobs)]:  # each submit starts a worker
-                started.result()
-        except BaseException:
-            _stop(pool)
-            raise
-    finally:
-        if masked:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    try:
-        yield pool
-    except BaseException:
-        _stop(pool)
-        raise
-    pool.shutdown()
-
-
-def _ignore_interrupts() -> None:
-    """In a worker: Ctrl-C is the parent's to handle."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _stop(pool: Any) -> None:
-    """Cancel the pool's work not begun and end its workers now (they ignore Ctrl-C)."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.terminate()
-    for process in processes:
-        process.join(5)
 
 
 def _write_manifest(staging: Path, paths: list[str], partition_by: str | None, summary: Summary,

@@ -50,8 +50,8 @@ from .sinks import (
 #: Columns copied from the match into every table, so each can be partitioned by them.
 MATCH_KEYS = ("tournament", "table_name")
 
-#: How many ended matches keep their keys for violations reported after them.
-_ENDED_KEPT: Final = 4096
+#: How many matches lately ended (by their last end) keep their keys for violations reported after them.
+ENDED_KEPT: Final = 4096
 _KEYS = [("tournament", pa.string()), ("table_name", pa.string()), ("file", pa.string()), ("path", pa.string())]
 #: A tile as two small integers, low first (``[3, 5]``).
 TILE = pa.list_(pa.int8())
@@ -271,8 +271,9 @@ class StatsRecorder(Observer):
     def match_ended(self, table: Table, claim: MatchEnd | None, line: int) -> None:
         notes = self._matches.pop(table.id)
         ended = self._ended
+        ended.pop(table.id, None)  # an id ended again is the latest ended
         ended[table.id] = notes
-        if len(ended) > _ENDED_KEPT:
+        if len(ended) > ENDED_KEPT:
             ended.popitem(last=False)
         match = table.match
         names = list(match.names) if match else notes.player_names
@@ -292,10 +293,14 @@ class StatsRecorder(Observer):
 
     # -- violations ---------------------------------------------------------------
 
+    def knows(self, match_id: str) -> bool:
+        """Whether a violation of ``match_id`` gets its match's keys: the match is open, or lately ended."""
+        return match_id in self._matches or match_id in self._ended
+
     def violation(self, violation: Violation) -> None:
         """Add a reported violation to the violations table (with its match's keys, if known)."""
-        match_id = violation.match or ""
-        notes = self._matches.get(match_id) or self._ended.get(match_id)
+        match_id = violation.match
+        notes = (self._matches.get(match_id) or self._ended.get(match_id)) if match_id is not None else None
         self.sinks["violations"].add((
             violation.file, self.path_of(violation.file), violation.line, violation.match, violation.round, violation.player, violation.code,
             violation.severity, violation.message, notes.tournament if notes else None,

@@ -93,6 +93,7 @@ class ValidateProgress:
         self._ratio = 0.0  # stored bytes per decompressed byte of the file being read (0: unknown)
         self._file_done = 0.0
         self._files = 0
+        self._reading: dict[int, float] = {}  # stored bytes read of each input workers are reading
 
     def __enter__(self) -> ValidateProgress:
         self.progress.__enter__()
@@ -121,6 +122,21 @@ class ValidateProgress:
         self._done += self._file_size
         self._file_size, self._file_done, self._ratio = 0, 0.0, 0.0
         self._files += 1
+        self._show()
+
+    def worker_read(self, index: int, decompressed: int, matches: int, done: bool) -> None:
+        """A worker read ``decompressed`` more bytes of the ``index``-th input (``done``: all of it)."""
+        if not self.enabled:
+            return
+        size, unpacked = self.sizes.get(index, (0, None))
+        if done:
+            self._reading.pop(index, None)
+            self._done += size
+            self._files += 1
+        elif unpacked:
+            read = self._reading.get(index, 0.0) + decompressed * size / unpacked
+            self._reading[index] = min(read, float(size))
+        self._file_done = sum(self._reading.values())
         self._show()
 
     def _show(self) -> None:
