@@ -104,7 +104,7 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
             add_up(validator.summary, part)
             advance(0)
 
-        validator.on_block = advance
+        validator.on_block = advance if not progress.disable else None  # --jobs: workers report only to a bar
         try:
             summary = write_stats(paths, out, partition_by=partition_by, validator=validator, jobs=jobs,
                                   cluster=cluster, on_file=file_done)
