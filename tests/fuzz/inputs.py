@@ -261,3 +261,5 @@ TOKENS = [b"{", b"}", b"[", b"]", b",", b":", b'"', b"\\", b"\\u", b"d800", b"\n
           b'"play"', b'"pass"', b'"round_end"', b'"match_end"', b'"players"', b'"hands"', b'"stock"', b'"round"',
           b'"opener"', b'"meta"', b'"rules"', b'"hand"', b'"variant"', b'"all-fives"', b'"seq"', b"[6,6]"]
 raw_logs = st.one_of(st.binary(max_size=400), st.lists(st.sampled_from(TOKENS), max_size=120).map(b"".join))
+#: The sizes of the reads a pipe hands its data out in (the rest at once after the last).
+read_sizes = st.lists(st.integers(1, 80) | st.sampled_from([1, 2, 3, 4, 4096]), max_size=30)

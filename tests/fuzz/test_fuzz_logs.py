@@ -10,7 +10,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from .agree import check_chunked, check_cli, check_files, check_log
-from .inputs import damaged_logs, fuzz_settings, raw_logs
+from .inputs import damaged_logs, fuzz_settings, raw_logs, read_sizes
 
 
 @fuzz_settings(ci_examples=100)
@@ -38,16 +38,14 @@ def test_damaged_files_get_the_same_violations_from_stats_in_one_process_and_in_
 
 
 @fuzz_settings(ci_examples=100)
-@given(data=damaged_logs() | raw_logs, sizes=st.lists(st.integers(1, 80) | st.sampled_from([1, 2, 3, 4, 4096]),
-                                                      max_size=30))
+@given(data=damaged_logs() | raw_logs, sizes=read_sizes)
 def test_logs_read_from_a_pipe_in_any_pieces_get_what_a_file_gets(data: bytes, sizes: list[int]) -> None:
     assume(not data.startswith((b"\x1f\x8b", b"\x28\xb5\x2f\xfd")))  # stdin unpacks these
     check_chunked(data, sizes)
 
 
 @fuzz_settings(ci_examples=40)
-@given(data=damaged_logs() | raw_logs, sizes=st.lists(st.integers(1, 80) | st.sampled_from([1, 2, 3, 4, 4096]),
-                                                      max_size=30), suffix=st.sampled_from([".jsonl.gz", ".jsonl.zst"]))
+@given(data=damaged_logs() | raw_logs, sizes=read_sizes, suffix=st.sampled_from([".jsonl.gz", ".jsonl.zst"]))
 def test_compressed_logs_read_from_a_pipe_in_any_pieces_get_what_a_file_gets(data: bytes, sizes: list[int],
                                                                              suffix: str) -> None:
     check_chunked(data, sizes, suffix)
