@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -77,16 +78,27 @@ def stats_rows(path: Path, out: Path) -> tuple[list[Row], Summary] | None:
     return [tuple(row[name] for name in COMPARED) for row in table.to_pylist()], summary
 
 
-def check_log(data: bytes, suffix: str = ".jsonl", in_memory: bool = True) -> list[Violation]:
-    """Check ``data`` as a log file: the properties of this module. Returns what ``validate`` reported."""
+def check_log(data: bytes, suffix: str = ".jsonl", in_memory: bool = True,
+              damage: Callable[[bytes], bytes] | None = None) -> list[Violation]:
+    """Check ``data`` as a log file: the properties of this module. Returns what ``validate`` reported.
+
+    ``damage`` changes the file's bytes once compressed (a truncated or corrupt ``.jsonl.gz``): then
+    the lines read before the fault are accounted for, and nothing is compared with ``data`` in memory.
+    """
     with tempfile.TemporaryDirectory(prefix="drawlog-fuzz-") as folder:
         path = Path(folder) / f"log{suffix}"
         _stored(data, path)
+        if damage is not None:
+            path.write_bytes(damage(path.read_bytes()))
+            in_memory = False
         found, summary = validated(path)
         body = data.removeprefix(BOM)
         unreadable = summary.files == 0
         if unreadable:
             assert summary.unreadable == 1 and [violation.code for violation in found] == ["F007"], found
+        elif damage is not None:
+            accounted(summary, summary.lines)
+            assert summary.lines <= line_count(body) or any(violation.code == "F007" for violation in found)
         else:
             accounted(summary, line_count(body))
         written = stats_rows(path, Path(folder) / "stats")

@@ -49,3 +49,18 @@ def test_logs_read_from_a_pipe_in_any_pieces_get_what_a_file_gets(data: bytes, s
 def test_compressed_logs_read_from_a_pipe_in_any_pieces_get_what_a_file_gets(data: bytes, sizes: list[int],
                                                                              suffix: str) -> None:
     check_chunked(data, sizes, suffix)
+
+
+@fuzz_settings(ci_examples=40)
+@given(data=damaged_logs(), suffix=st.sampled_from([".jsonl.gz", ".jsonl.zst"]), cut=st.integers(0, 400),
+       flips=st.lists(st.tuples(st.integers(0, 10_000), st.integers(1, 255)), max_size=3))
+def test_truncated_or_corrupt_compressed_logs_get_the_same_violations_from_validate_and_stats(
+        data: bytes, suffix: str, cut: int, flips: list[tuple[int, int]]) -> None:
+    def damage(stored: bytes) -> bytes:
+        damaged = bytearray(stored[:max(len(stored) - cut, 0)])
+        for position, mask in flips:
+            if damaged:
+                damaged[position % len(damaged)] ^= mask
+        return bytes(damaged)
+
+    check_log(data, suffix, damage=damage)
