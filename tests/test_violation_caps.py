@@ -26,7 +26,7 @@ ENV = {"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None}
 runner = CliRunner()
 
 
-def cli(*args: object):  # noqa: ANN201
+def cli(*args: object):
     result = runner.invoke(app, [str(arg) for arg in args], env=ENV)
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     return result

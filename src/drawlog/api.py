@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from .check.replay import MAX_OPEN_MATCHES
 from .check.rules import select_codes
 from .check.validator import Validator, as_path_list
-from .check.violations import Summary, Violation
+from .check.violations import MAX_PER_MATCH, Summary, Violation
 from .log.reader import STDIN, Source
 from .log.remote import is_url
 
@@ -73,7 +73,7 @@ def _codes(select: Iterable[str] | None, ignore: Iterable[str] | None) -> frozen
 
 
 def validate(paths: Paths, *, select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
-             max_per_match: int | None = None, max_open_matches: int = MAX_OPEN_MATCHES,
+             max_per_match: int | None = MAX_PER_MATCH, max_open_matches: int = MAX_OPEN_MATCHES,
              cluster: Any = None) -> Validation:
     """Validate log files, folders and URLs; every violation, in input order, and the summary.
 
@@ -111,14 +111,14 @@ def write_stats(paths: Paths, out: str | os.PathLike[str], *, partition_by: str 
     """
     from .tables.dataset import write_tables
 
-    codes = _codes(select, ignore) if validator is None else validator.reporter.codes
+    codes = _codes(select, ignore) if validator is None else validator.codes
     names = as_path_list(paths)
     target = os.fspath(out)
     if cluster is not None:
         from .tables.cluster import write_tables_on_cluster
 
         return write_tables_on_cluster(names, target, cluster, partition_by=partition_by, codes=codes,
-                                       on_file=on_file)
+                                       on_file=on_file, ignored_in=validator.ignored_in if validator else None)
     if is_url(target):
         from .tables.storage import write_tables_at_url
 

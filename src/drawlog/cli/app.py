@@ -171,7 +171,7 @@ def _configured_format(settings: Settings) -> OutputFormat:
 
 
 def _screen(settings: Settings, baseline: str | None, record: bool) -> Screen | None:
-    """Per-file ignores and the baseline between validator and report (None when neither applies)."""
+    """The baseline between validator and report (None when none applies); per-file ignores are the validator's."""
     known = None
     if baseline is not None:
         try:
@@ -179,9 +179,9 @@ def _screen(settings: Settings, baseline: str | None, record: bool) -> Screen | 
         except BaselineError as error:
             typer.echo(f"Error: {shown(str(error))}", err=True)
             raise typer.Exit(EXIT_UNUSABLE) from None
-    if not settings.per_file_ignores and known is None and not record:
+    if known is None and not record:
         return None
-    return Screen(settings.ignored_in if settings.per_file_ignores else None, known, record)
+    return Screen(None, known, record)
 
 
 def _selection_note(settings: Settings, *given: list[str] | None) -> str:

@@ -60,22 +60,23 @@ def _house_rules(given: list[str]) -> dict[str, int]:
 
 @app.command()
 def simulate(
-    matches: Annotated[int, typer.Option("--matches", "-n", min=1, help="How many matches.")] = 100,
+    matches: Annotated[int, typer.Option("--matches", "-n", metavar="N", min=1, help="How many matches.")] = 100,
     players: Annotated[Players, typer.Option(help="Players per match; mixed picks 2, 3 or 4 each time.")]
     = Players.two,
-    seed: Annotated[int, typer.Option(help="Random seed: the same seed gives the same bytes.")] = 0,
-    output: Annotated[str, typer.Option("--output", "-o", help="Log file (.jsonl, .jsonl.gz, .jsonl.zst) or - "
+    seed: Annotated[int, typer.Option(metavar="N", help="Random seed: the same seed gives the same bytes.")] = 0,
+    output: Annotated[str, typer.Option("--output", "-o", metavar="FILE", help="Log file (.jsonl, .jsonl.gz, .jsonl.zst) or - "
                                                                "for standard output.")] = "-",
-    bots: Annotated[str, typer.Option(help=f"Bots by seat, comma-separated, repeated round the table "
+    bots: Annotated[str, typer.Option(metavar="BOTS", help=f"Bots by seat, comma-separated, repeated round the table "
                                            f"({', '.join(BOTS)}).")] = "random",
     stock: Annotated[bool, typer.Option("--stock/--no-stock", help="Log the stock in draw order.")] = True,
     seq: Annotated[bool, typer.Option("--seq", help="Log seq numbers.")] = False,
     timestamps: Annotated[bool, typer.Option("--timestamps", help="Log RFC 3339 timestamps (ts).")] = False,
     reveal_hands: Annotated[bool, typer.Option("--reveal-hands", help="Log the hands left at round_end.")]
     = False,
-    tables: Annotated[int, typer.Option(min=1, help="Tables logged at once: their lines interleave.")] = 1,
-    faults: Annotated[float, typer.Option(min=0.0, max=1.0, help="Share of matches given one known "
-                                                                 "violation.")] = 0.0,
+    tables: Annotated[int, typer.Option(metavar="N", min=1, help="Tables logged at once: their lines interleave.")] = 1,
+    faults: Annotated[float, typer.Option(metavar="SHARE", min=0.0, max=1.0, help="Share of matches given one "
+                                                                                  "known violation (0 to 1).")]
+    = 0.0,
     faults_file: Annotated[Optional[str], typer.Option(metavar="FILE", help="Where to list injected faults "
                                                             "(match, line, code): a JSON array in a .json file, "
                                                             "else JSON lines; default: OUTPUT.faults.json.")]

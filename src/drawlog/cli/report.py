@@ -54,7 +54,7 @@ def report(
     paths: Annotated[list[str], typer.Argument(metavar="PATH", help="Log files, folders, - for standard input, "
                                                                     "or one folder written by `drawlog stats`.")],
     output: Annotated[str, typer.Option("--output", "-o", metavar="FILE", help="The HTML file to write.")],
-    title: Annotated[str | None, typer.Option(metavar="TEXT", help="The page's title (default: names the "
+    title: Annotated[str | None, typer.Option(metavar="TITLE", help="The page's title (default: names the "
                                                                    "inputs).")] = None,
     max_violations: Annotated[int, typer.Option("--max-violations", min=0, metavar="N",
                                                 help="List at most N violations (the rest are counted).")] = 2_000,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
@@ -72,17 +73,19 @@ VariantOption = Annotated[Optional[Variant], typer.Option(
 
 def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_label: str,
                  quiet: bool, jobs: int, codes: Optional[frozenset[str]] = None,
-                 cluster: Optional[str] = None) -> Summary:
+                 cluster: Optional[str] = None,
+                 ignored_in: Optional[Callable[[str], frozenset[str]]] = None) -> Summary:
     """Validate and write the tables; exit 2 when the folder or the key is refused, or nothing could be read.
 
-    ``codes``: the violations reported (in the violations table and the summary); the replay checks every rule.
+    ``codes``: the violations reported (in the violations table and the summary), less ``ignored_in(file)``
+    for each file (``per-file-ignores``); the replay checks every rule.
     """
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     from ..api import read_stats, write_stats
     from ..tables.cluster import ClusterError, add_up
 
-    validator = Validator(codes)
+    validator = Validator(codes, ignored_in=ignored_in)
     console = Console(stderr=True)
     progress = Progress(SpinnerColumn(), TextColumn(progress_label), TextColumn("{task.fields[megabytes]:,.1f} MB"),
                         TextColumn("{task.fields[matches]:,} matches"), TextColumn("{task.fields[rate]}"),
@@ -145,10 +148,13 @@ def _print_unreadable(console: Console, unreadable: list[tuple[str, int | None, 
 @app.command()
 def stats(
     paths: Annotated[list[str], typer.Argument(metavar="PATH", help="Log files, folders, or - for standard input.")],
-    out: Annotated[str, typer.Option("--out", "-o", help="Folder for the Parquet tables (replaced whole).")],
-    partition_by: Annotated[Optional[str], typer.Option(help="Write hive-style folders by this column: "
+    out: Annotated[str, typer.Option("--out", "-o", metavar="DIR", help="Folder for the Parquet tables (replaced "
+                                                                        "whole).")],
+    partition_by: Annotated[Optional[str], typer.Option(metavar="COLUMN", help="Write hive-style folders by this "
+                                                                               "column: "
                                                              "tournament, table_name, variant or file.")] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Processes replaying files at once.")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", min=1, help="Processes replaying files at "
+                                                                               "once.")] = 1,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
     cluster: ClusterOption = None,
 ) -> None:
@@ -160,9 +166,11 @@ def stats(
 @app.command()
 def audit(
     paths: Annotated[list[str], typer.Argument(metavar="PATH", help="Log files, folders, or - for standard input.")],
-    out: Annotated[str, typer.Option("--out", "-o", help="Folder for the Parquet tables (replaced whole).")],
-    partition_by: Annotated[Optional[str], typer.Option(help="Write hive-style folders by this column.")] = None,
-    top: Annotated[int, typer.Option(min=1, help="How many players and files to list.")] = 5,
+    out: Annotated[str, typer.Option("--out", "-o", metavar="DIR", help="Folder for the Parquet tables (replaced "
+                                                                        "whole).")],
+    partition_by: Annotated[Optional[str], typer.Option(metavar="COLUMN", help="Write hive-style folders by this "
+                                                                               "column.")] = None,
+    top: Annotated[int, typer.Option(metavar="N", min=1, help="How many players and files to list.")] = 5,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", metavar="N", min=1,
                                                 help="Processes replaying files at once (default 1).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
@@ -180,8 +188,8 @@ def audit(
 ) -> None:
     """The main job, in one pass: validate, write the tables, and print what was found.
 
-    Settings (select, ignore, extend-select, extend-ignore, jobs) come from [tool.drawlog] in
-    pyproject.toml or a drawlog.toml, as for validate; options given here win.
+    Settings (select, ignore, extend-select, extend-ignore, per-file-ignores, jobs) come from
+    [tool.drawlog] in pyproject.toml or a drawlog.toml, as for validate; options given here win.
 
     Exit status, as validate's: 0 no errors, 1 errors found (or warnings with --strict), 2 nothing could
     be read. The tables are written in every case but 2.
@@ -194,7 +202,8 @@ def audit(
     except ValueError as error:
         raise typer.BadParameter(shown(str(error)), param_hint="--select/--ignore") from None
     jobs = jobs if jobs is not None else settings.jobs or 1
-    summary = _write_stats(paths, out, partition_by, "auditing", quiet, jobs, codes, cluster)
+    summary = _write_stats(paths, out, partition_by, "auditing", quiet, jobs, codes, cluster,
+                           settings.ignored_in if settings.per_file_ignores else None)
     console = Console(highlight=False, emoji=False)
     share = summary.valid_matches / summary.matches if summary.matches else 0.0
     console.print(Text(f"{quantity(summary.matches, 'match', 'matches')} read, {summary.valid_matches:,} valid "
@@ -270,9 +279,9 @@ def query(
 @app.command()
 def players(
     folder: Annotated[str, typer.Argument(metavar="DIR", help="A folder written by `drawlog stats` or `drawlog audit`.")],
-    by: Annotated[Optional[str], typer.Option(help="Also group by this matches column (tournament, "
+    by: Annotated[Optional[str], typer.Option(metavar="COLUMN", help="Also group by this matches column (tournament, "
                                                    "table_name, file).")] = None,
-    sort: Annotated[str, typer.Option(help="Sort by this column, best first (names A to Z).")] = "rating",
+    sort: Annotated[str, typer.Option(metavar="COLUMN", help="Sort by this column, best first (names A to Z).")] = "rating",
     reverse: Annotated[bool, typer.Option("--reverse", help="Sort the other way.")] = False,
     variant: VariantOption = None,
     include_invalid: IncludeInvalidOption = False,

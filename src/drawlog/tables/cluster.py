@@ -185,8 +185,12 @@ class Part:
 
 
 def write_file(item: Source | InputError, staging: str, codes: frozenset[str] | None, partition_by: str | None,
-               earlier: dict[str, tuple[str, int]] | None = None) -> Part:
-    """A task: replay one input and write its tables as Parquet parts under ``staging/_tmp/TOKEN``."""
+               earlier: dict[str, tuple[str, int]] | None = None,
+               ignored_in: Callable[[str], frozenset[str]] | None = None) -> Part:
+    """A task: replay one input and write its tables as Parquet parts under ``staging/_tmp/TOKEN``.
+
+    ``ignored_in(file)``: the codes not reported for the file (``per-file-ignores``).
+    """
     import pyarrow.parquet as pq
 
     from .dataset import _write_in_one_process
@@ -198,7 +202,7 @@ def write_file(item: Source | InputError, staging: str, codes: frozenset[str] | 
     try:
         flat = scratch / "_flat" if partition_by else scratch
         flat.mkdir(parents=True)
-        validator = _seeded(Validator(codes), earlier or {})
+        validator = _seeded(Validator(codes, ignored_in=ignored_in), earlier or {})
         summary, rows = _write_in_one_process([item], flat, validator, threaded=False)
         matches = pq.read_table(flat / "matches.parquet", columns=["match"]).column(0).to_pylist()
         violations = pq.read_table(flat / "violations.parquet", columns=["file", "line", "match", "code", "message"])
@@ -294,7 +298,8 @@ def validate_on_cluster(names: Sequence[str], cluster: Any, codes: frozenset[str
 
 def write_tables_on_cluster(names: Sequence[str], out: str, cluster: Any, partition_by: str | None = None,
                             codes: frozenset[str] | None = None,
-                            on_file: Callable[[int, Summary], None] | None = None) -> Summary:
+                            on_file: Callable[[int, Summary], None] | None = None,
+                            ignored_in: Callable[[str], frozenset[str]] | None = None) -> Summary:
     """:func:`~drawlog.tables.dataset.write_tables` on a Dask cluster: the same tables, written by the workers."""
     from .dataset import PARTITION_KEYS
 
@@ -304,7 +309,7 @@ def write_tables_on_cluster(names: Sequence[str], out: str, cluster: Any, partit
     with _output(out) as output:
         with connect(cluster) as client:
             futures = client.map(write_file, inputs, staging=output.staging, codes=codes, partition_by=partition_by,
-                                 key=_keys("stats", len(inputs)), pure=False)
+                                 ignored_in=ignored_in, key=_keys("stats", len(inputs)), pure=False)
             parts = [part for _, part in _in_input_order(
                 client, futures, (lambda index, part: on_file(index, part.summary)) if on_file else None)]
             again = _earlier_starts([part.starts for part in parts])
@@ -313,7 +318,7 @@ def write_tables_on_cluster(names: Sequence[str], out: str, cluster: Any, partit
                 count = len(indexes)
                 redone = client.map(write_file, [inputs[index] for index in indexes], [output.staging] * count,
                                     [codes] * count, [partition_by] * count, [again[index] for index in indexes],
-                                    key=_keys("again", count), pure=False)
+                                    [ignored_in] * count, key=_keys("again", count), pure=False)
                 for place, part in _in_input_order(client, redone):
                     parts[indexes[place]] = part
         summary = Summary()
