@@ -122,7 +122,7 @@ def main() -> None:
                     spent[0] += time.perf_counter() - started
             return run
 
-        for name in ("_commit_parts", "_earlier_starts", "add_up"):
+        for name in ("commit_parts", "earlier_starts", "add_summaries"):
             setattr(backend, name, clocked(getattr(backend, name)))
         driver, steps = {}, {}
         for tag, files, matches in (("large", options.files, options.matches_per_file * 4),

@@ -83,15 +83,16 @@ def validate(paths: Paths, *, select: Iterable[str] | None = None, ignore: Itera
     """
     codes = _codes(select, ignore)
     names = as_path_list(paths)
+    validator = Validator(codes, max_per_match, max_open_matches)
     if cluster is not None:
-        from .tables.cluster import validate_on_cluster
+        from .check.parts import PartOptions
+        from .tables.cluster import cluster_inputs, validate_on_cluster
 
         summary = Summary()
-        found = [violation for _, violations, _ in validate_on_cluster(names, cluster, codes, summary,
-                                                                        max_per_match, max_open_matches)
+        found = [violation for _, violations in validate_on_cluster(cluster_inputs(names), cluster,
+                                                                     PartOptions.of(validator), summary)
                  for violation in violations]
         return Validation(summary, found)
-    validator = Validator(codes, max_per_match, max_open_matches)
     found = list(validator.validate_paths(names))
     return Validation(validator.summary, found)
 
@@ -117,8 +118,8 @@ def write_stats(paths: Paths, out: str | os.PathLike[str], *, partition_by: str 
     if cluster is not None:
         from .tables.cluster import write_tables_on_cluster
 
-        return write_tables_on_cluster(names, target, cluster, partition_by=partition_by, codes=codes,
-                                       on_file=on_file, ignored_in=validator.ignored_in if validator else None)
+        return write_tables_on_cluster(names, target, cluster, partition_by=partition_by,
+                                       validator=validator or Validator(codes), on_file=on_file)
     if is_url(target):
         from .tables.storage import write_tables_at_url
 

@@ -83,7 +83,8 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     from ..api import read_stats, write_stats
-    from ..tables.cluster import ClusterError, add_up
+    from ..check.parts import add_summaries
+    from ..tables.cluster import ClusterError
 
     validator = Validator(codes, ignored_in=ignored_in)
     console = Console(stderr=True)
@@ -104,7 +105,7 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
                             rate=f"{matches / elapsed:,.0f} matches/s")
 
         def file_done(index: int, part: Summary) -> None:  # --cluster: a file replayed by a worker
-            add_up(validator.summary, part)
+            add_summaries(validator.summary, part)
             advance(0)
 
         validator.on_block = advance if not progress.disable else None  # --jobs: workers report only to a bar

@@ -99,10 +99,13 @@ def write_tables(
 def _write_in_one_process(inputs: Iterable[Source | InputError], folder: Path, validator: Validator,
                           arrow: bool = False, rows_per_group: int = ROWS_PER_GROUP, threaded: bool = True,
                           watch: Callable[[StatsRecorder, Violation], None] | None = None,
+                          ended: list[tuple[str, str | None, str | None, str]] | None = None,
                           ) -> tuple[Summary, dict[str, int]]:
     """Replay ``inputs`` once, writing the tables into ``folder``; ``threaded``: encode in a writer thread.
 
     ``watch`` sees each violation just before the recorder adds it to the violations table.
+    ``ended``: the keys of matches lately ended by inputs read before (see
+    :meth:`~drawlog.tables.stats.StatsRecorder.ended_before`).
     """
     suffix = "arrow" if arrow else "parquet"
     background = WriterThread() if threaded else None
@@ -110,6 +113,8 @@ def _write_in_one_process(inputs: Iterable[Source | InputError], folder: Path, v
                                                                 rows_per_group, arrow, background)
              for name, schema in SCHEMAS.items()}
     recorder = StatsRecorder(sinks, lambda: validator.reporter.file)
+    if ended:
+        recorder.ended_before(ended)
     validator.replay.observer = recorder
     try:
         for violation in validator.validate_inputs(inputs):

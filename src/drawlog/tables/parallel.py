@@ -45,13 +45,17 @@ from .stats import ENDED_KEPT, SCHEMAS, WRITE_SCHEMAS, StatsRecorder
 _KEY_COLUMNS = ("tournament", "table_name", "variant")
 
 
-def stats_part(part: Part) -> PartResult:
+def stats_part(part: Part, parquet: bool = False, ended: list[tuple[str, str | None, str | None, str]] | None = None
+               ) -> PartResult:
     """A worker's share of the tables: ``part``'s inputs replayed into Arrow streams in ``part.folder``.
 
-    One ``NAME.arrow`` per table (each row group with its own dictionaries).
+    One ``NAME.arrow`` per table (each row group with its own dictionaries;
+    ``parquet``: ``NAME.parquet`` files instead, as a cluster's worker keeps).
     Returns the summary, the rows of each table, the match ids first started
     (:class:`~drawlog.check.parts.Start`) and the violations whose match's keys
     the part did not know (``misses``: an earlier part may have ended it lately).
+    ``ended``: the keys of the matches earlier parts lately ended
+    (:meth:`EndedKeys.kept`), for a part replayed knowing them.
     """
     from .dataset import _write_in_one_process
 
@@ -73,8 +77,8 @@ def stats_part(part: Part) -> PartResult:
             misses.append((count, match, ended.rows + len(ended.pending)))
         count += 1
 
-    summary, rows = _write_in_one_process(_announced(part, progress), Path(part.folder), validator, arrow=True,
-                                          threaded=False, watch=watch)
+    summary, rows = _write_in_one_process(_announced(part, progress), Path(part.folder), validator,
+                                          arrow=not parquet, threaded=False, watch=watch, ended=ended)
     return PartResult(summary, notes.starts(), rows=rows, misses=misses)
 
 
@@ -323,6 +327,15 @@ class EndedKeys:
             if keys is not None:
                 found[row] = keys
         return found
+
+    def kept(self) -> list[tuple[str, str | None, str | None, str]]:
+        """The matches kept, oldest first, each ``(match, tournament, table_name, variant)``."""
+        return [(match_id, *keys) for match_id, keys in self.keys.items()]  # type: ignore[misc]
+
+    def take(self, kept: list[tuple[str, str | None, str | None, str]]) -> None:
+        """Take what :meth:`kept` gave of the next part (its matches, as :meth:`add` takes them)."""
+        for match_id, *keys in kept:
+            _end(self.keys, match_id, tuple(keys))
 
     def add(self, matches: pa.Table) -> None:
         """Take the matches a part ended, in order."""

@@ -291,6 +291,22 @@ class StatsRecorder(Observer):
             notes.first_line, line,
         ))
 
+    def ended_before(self, keys: list[tuple[str, str | None, str | None, str]]) -> None:
+        """Take the matches lately ended by inputs another recorder read first, oldest first.
+
+        Each is ``(match, tournament, table_name, variant)``: a violation
+        reported later of one of them gets its keys, as if this recorder had
+        read those inputs (a part replayed apart, seeded with what came before).
+        """
+        ended = self._ended
+        for match_id, tournament, table_name, variant in keys:
+            start = MatchStart(match=match_id, players=[], variant=cast(Any, variant),
+                               meta={"tournament": tournament, "table": table_name})
+            ended.pop(match_id, None)
+            ended[match_id] = _MatchNotes(start, "", None, 0)
+            if len(ended) > ENDED_KEPT:
+                ended.popitem(last=False)
+
     # -- violations ---------------------------------------------------------------
 
     def knows(self, match_id: str) -> bool:
