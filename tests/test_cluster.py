@@ -5,9 +5,14 @@ One LocalCluster of two worker processes (loopback only) serves the module.
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import shutil
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import cloudpickle
@@ -16,9 +21,17 @@ import polars as pl
 import pytest
 from distributed import Client, LocalCluster
 from distributed.diagnostics.plugin import WorkerPlugin
+from rich.console import Console
+from typer.testing import CliRunner
 
 import drawlog
+from drawlog.check.parts import PartOptions
+from drawlog.check.validator import Validator
+from drawlog.cli import app
+from drawlog.log.reader import expand_paths
 from drawlog.play.simulate import SimulationOptions, Simulator, encode_events, interleave
+from drawlog.tables.cluster import validate_on_cluster
+from drawlog.views.progress import ValidateProgress
 
 FILES = 8
 
@@ -204,3 +217,156 @@ def test_replay_gives_the_frames_of_a_match(logs):
     assert frames_of_match[-1]["type"] == "match_end"
     with pytest.raises(ValueError, match="holds 4 matches"):
         drawlog.replay(logs / "night-1.jsonl")
+
+
+# -- ids that meet across files, on the cluster: validate --cluster, keys of matches ended earlier ----------------
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
+runner = CliRunner()
+
+
+def _lines(name: str) -> list[str]:
+    return (SAMPLES / name).read_text(encoding="utf-8").splitlines(keepends=True)
+
+
+@pytest.fixture(scope="module")
+def shared_ids(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Logs whose match ids meet across files: a copy, a log cut mid-match, a match started twice in one file."""
+    logs = tmp_path_factory.mktemp("shared") / "logs"
+    logs.mkdir()
+    two = _lines("tournament-2p.jsonl")
+    for name in ("a", "b"):  # every match of b started first in a
+        (logs / f"{name}-copy.jsonl").write_text("".join(two), encoding="utf-8")
+    three = _lines("tournament-3p.jsonl")
+    for index in range(0, len(three), 240):  # matches cut across files: F006 here, F004 'which has ended' there
+        (logs / f"d-cut-{index:05d}.jsonl").write_text("".join(three[index:index + 240]), encoding="utf-8")
+    first = two[:two.index(next(line for line in two[1:] if '"match_start"' in line))]
+    (logs / "e-twice.jsonl").write_text("".join(first + first), encoding="utf-8")  # F005 within the file too
+    shutil.copy(SAMPLES / "every-violation.jsonl", logs / "f-every-violation.jsonl")
+    shutil.copy(SAMPLES / "every-violation.jsonl", logs / "g-every-violation-again.jsonl")
+    return logs
+
+
+def _cli(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, [*args, "--color", "never"] if args[0] == "validate" else list(args))
+    return result.exit_code, result.stdout
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonl", "text", "concise", "sarif", "junit", "gitlab", "github"])
+def test_validate_cluster_prints_what_one_process_prints(client, shared_ids, fmt):
+    alone = _cli("validate", str(shared_ids), "--format", fmt)
+    assert alone[0] == 1 and "F005" in alone[1]
+    assert _cli("validate", str(shared_ids), "--format", fmt, "--cluster", client.scheduler.address) == alone
+
+
+@pytest.mark.parametrize("options", [["--max-per-match", "1"], ["--max-per-line", "1"], ["--select", "F004,F006"],
+                                     ["--statistics"], ["--exit-zero", "--max-open-matches", "1"]],
+                         ids=["per-match-1", "per-line-1", "select", "statistics", "exit-zero"])
+def test_validate_cluster_keeps_caps_selections_and_exit_status(client, shared_ids, options):
+    alone = _cli("validate", str(shared_ids), "--format", "json", *options)
+    assert _cli("validate", str(shared_ids), "--format", "json", *options, "--cluster", client.scheduler.address) \
+        == alone
+    assert alone[0] == (0 if "--exit-zero" in options else 1)
+
+
+def test_validate_cluster_with_per_file_ignores_and_a_baseline(client, shared_ids, tmp_path):
+    config = tmp_path / "drawlog.toml"
+    config.write_text('[per-file-ignores]\n"b-copy.jsonl" = ["F005"]\n"d-cut-*" = ["F004"]\n')
+    baseline = tmp_path / "known.json"
+    assert _cli("validate", str(shared_ids / "f-every-violation.jsonl"), "--write-baseline", str(baseline),
+                "-q")[0] == 0
+    asked = ["validate", str(shared_ids), "--format", "json", "--config", str(config), "--baseline", str(baseline)]
+    alone = _cli(*asked)
+    assert _cli(*asked, "--cluster", client.scheduler.address) == alone
+    found = json.loads(alone[1])
+    assert found["summary"]["baselined"] > 0
+    assert not [v for v in found["violations"] if v["code"] == "F005" and v["file"].endswith("b-copy.jsonl")]
+
+
+def test_validate_cluster_refuses_what_it_cannot_do(client, shared_ids):
+    for extra, words in ((["--fail-fast"], "drop --cluster or --fail-fast"),
+                         (["-"], "not standard input"),
+                         (["--cluster", "local:none"], "give local:N")):
+        cluster = [] if "--cluster" in extra else ["--cluster", client.scheduler.address]
+        result = runner.invoke(app, ["validate", str(shared_ids), *cluster, *extra])
+        assert result.exit_code == 2 and words in result.output, result.output
+
+
+def test_validate_progress_is_fed_from_the_cluster(client, shared_ids):
+    inputs = list(expand_paths([str(shared_ids)]))
+    progress = ValidateProgress(inputs, Console(file=open(os.devnull, "w"), force_terminal=True),  # noqa: SIM115
+                                enabled=True)
+    heard: list[int] = []
+
+    def done(index: int, summary: drawlog.Summary) -> None:
+        heard.append(index)
+        progress.worker_read(index, 0, summary.matches, True)
+
+    for _, violations in validate_on_cluster(inputs, client, PartOptions.of(Validator()), drawlog.Summary(), done):
+        list(violations)
+    assert sorted(heard) == list(range(len(inputs)))
+    task = progress.progress.tasks[0]
+    assert task.fields["files"] == len(inputs)
+    assert task.completed == sum(path.stat().st_size for path in shared_ids.iterdir())
+
+
+@pytest.mark.parametrize("options", [{}, {"max_per_match": 1}, {"codes": frozenset({"F004", "F006", "M205"})}],
+                         ids=["defaults", "per-match-1", "no-F005"])
+def test_stats_on_the_cluster_carry_keys_of_matches_ended_in_earlier_files(client, shared_ids, tmp_path, options):
+    first = drawlog.write_stats([str(shared_ids)], tmp_path / "one", validator=Validator(**options))
+    second = drawlog.write_stats([str(shared_ids)], tmp_path / "two", validator=Validator(**options), cluster=client)
+    assert first == second
+    local, cluster = frames(tmp_path / "one"), frames(tmp_path / "two")
+    for name in local:
+        assert cluster[name].equals(local[name]), name
+    ended = cluster["violations"].filter((pl.col("code") == "F004") & pl.col("file").str.contains("d-cut"))
+    assert ended.height and ended["message"].str.ends_with("which has ended").all()
+    assert ended["tournament"].null_count() == 0  # the keys of the match an earlier file (another task) ended
+
+
+def test_ctrl_c_during_validate_cluster_prints_no_traceback(shared_ids, tmp_path):
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    lines = "".join(_lines("tournament-2p.jsonl"))
+    for index in range(80):
+        (logs / f"{index:03d}.jsonl").write_text(lines.replace('"t2-', f'"f{index}-'), encoding="utf-8")
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    command = [sys.executable, "-c", "from drawlog.cli import main; main()", "validate", str(logs), "--cluster",
+               "local:2", "--format", "json", "-o", str(tmp_path / "report.json")]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+                            env={**os.environ, "TMPDIR": str(scratch)})
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None and not list(scratch.glob("drawlog-part-*")):
+        time.sleep(0.005)
+    assert proc.poll() is None, "the run ended before it could be interrupted"
+    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C does: every process of the terminal's group, workers too
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr.decode()
+    assert b"Traceback" not in stderr and b"KeyboardInterrupt" not in stderr, stderr.decode()
+    assert not (tmp_path / "report.json").exists()
+
+
+# -- statistics folders at URLs: query, players, ratings, report --------------------------------------------
+
+
+def test_query_players_ratings_and_report_read_a_folder_at_a_url(logs, tmp_path):
+    drawlog.write_stats([str(logs)], tmp_path / "stats")
+    drawlog.write_stats([str(logs)], "memory://drawlog-read/stats")
+    try:
+        by_tournament = "SELECT tournament, count(*) AS n FROM matches GROUP BY tournament ORDER BY tournament"
+        for command in (["query", "{}", by_tournament, "--format", "csv"], ["players", "{}", "--format", "csv"],
+                        ["ratings", "{}", "--format", "csv"]):
+            local = _cli(*[str(tmp_path / "stats") if part == "{}" else part for part in command])
+            remote = _cli(*["memory://drawlog-read/stats" if part == "{}" else part for part in command])
+            assert local[0] == 0 and remote == local, command
+            assert local[1].count("\n") > 2
+        assert "spring" in _cli("query", "memory://drawlog-read/stats", "SELECT * FROM matches")[1]
+        wrong = runner.invoke(app, ["query", "memory://drawlog-nothing", "SELECT 1"])
+        assert wrong.exit_code == 2 and "not a drawlog statistics folder" in wrong.output
+        page = tmp_path / "report.html"
+        result = runner.invoke(app, ["report", "memory://drawlog-read/stats", "-o", str(page), "-q"])
+        assert result.exit_code == 0, result.output
+        assert "night-0.jsonl" in page.read_text(encoding="utf-8")
+    finally:
+        fsspec.filesystem("memory").rm("/drawlog-read", recursive=True)

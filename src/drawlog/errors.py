@@ -77,6 +77,10 @@ class OutputBusy(OutputError):
     """Another drawlog run holds the statistics folder (its lock): this run refuses, and leaves it alone."""
 
 
+class ClusterError(DrawlogError):
+    """A Dask cluster that cannot be used as asked (no dask installed, a scheduler not reached, standard input)."""
+
+
 class WriteFailed(DrawlogError):
     """Output could not be written to ``target`` (a file name, or ``standard output``)."""
 

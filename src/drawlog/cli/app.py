@@ -145,6 +145,10 @@ ConfigOption = Annotated[Optional[str], typer.Option(
                                      "[tool.drawlog]) instead of the one found from the current folder up.")]
 #: ``--isolated`` of ``validate`` and ``audit``.
 IsolatedOption = Annotated[bool, typer.Option("--isolated", help="Ignore configuration files.")]
+#: ``--cluster`` of ``validate``, ``stats`` and ``audit``.
+ClusterOption = Annotated[str | None, typer.Option(
+    "--cluster", metavar="ADDRESS", help="Replay the files on a Dask cluster: local:N (N worker processes here) or "
+                                         "tcp://HOST:8786 (a running scheduler). Needs drawlog[cluster].")]
 
 
 def _settings(config: str | None, isolated: bool) -> Settings:

@@ -18,13 +18,13 @@ from .app import app
 from .tables import _write_stats
 
 
-def _statistics_folder(paths: list[str]) -> Path | None:
-    """The statistics folder given instead of logs (None for logs); one given beside other paths is an error."""
-    from ..tables.dataset import MANIFEST
+def _statistics_folder(paths: list[str]) -> str | None:
+    """The statistics folder given instead of logs, a path or a URL (None for logs); one beside other paths is an error."""
+    from ..tables.storage import is_statistics_folder
 
-    folders = [Path(path) for path in paths if path != "-" and (Path(path) / MANIFEST).is_file()]
+    folders = [path for path in paths if path != "-" and is_statistics_folder(path)]
     if folders and len(paths) > 1:
-        raise typer.BadParameter(f"{shown(str(folders[0]))} is a statistics folder: give it alone, or give logs",
+        raise typer.BadParameter(f"{shown(folders[0])} is a statistics folder: give it alone, or give logs",
                                  param_hint="PATH")
     return folders[0] if folders else None
 
@@ -78,8 +78,8 @@ def report(
     folder = _statistics_folder(paths)
     with tempfile.TemporaryDirectory(prefix="drawlog-report-") as work:
         if folder is None:
-            folder = Path(work) / "stats"
-            _write_stats(paths, str(folder), None, "reading", quiet, jobs)
+            folder = str(Path(work) / "stats")
+            _write_stats(paths, folder, None, "reading", quiet, jobs)
         try:
             data = report_data(folder, title=title, max_violations=max_violations, max_boards=boards)
         except OutputError as error:

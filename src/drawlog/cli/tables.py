@@ -26,6 +26,7 @@ from .app import (
     EXIT_CLEAN,
     EXIT_ERRORS,
     EXIT_UNUSABLE,
+    ClusterOption,
     ConfigOption,
     IsolatedOption,
     Variant,
@@ -58,12 +59,6 @@ FrameOutputOption = Annotated[Optional[str], typer.Option(
 IncludeInvalidOption = Annotated[bool, typer.Option(
     "--include-invalid", help="Count finished matches with errors in results and ratings too (default: only "
                               "valid ones).")]
-
-
-#: ``--cluster`` of ``stats``, ``audit`` and ``validate``.
-ClusterOption = Annotated[Optional[str], typer.Option(
-    "--cluster", metavar="ADDRESS", help="Replay the files on a Dask cluster: local:N (N worker processes here) or "
-                                         "tcp://HOST:8786 (a running scheduler). Needs drawlog[cluster].")]
 
 
 #: ``--variant`` of ``players`` and ``ratings``: without it every variant has rows of its own.
@@ -254,7 +249,7 @@ def _frame_command(compute, fmt: FrameFormat | None, output: Optional[str]) -> N
 
 @app.command()
 def query(
-    folder: Annotated[str, typer.Argument(metavar="DIR", help="A folder written by `drawlog stats` or `drawlog audit`.")],
+    folder: Annotated[str, typer.Argument(metavar="DIR", help="A folder (or a URL: s3://…, file://…) written by `drawlog stats` or `drawlog audit`.")],
     sql: Annotated[str, typer.Argument(metavar="SQL", help="SQL over the tables matches, rounds, players, moves, "
                                                        "violations.")],
     output_format: FrameFormatOption = None,
@@ -268,7 +263,7 @@ def query(
 
     def compute():  # noqa: ANN202
         try:
-            return run_query(Path(folder), sql)
+            return run_query(folder, sql)
         except (pl.exceptions.PolarsError, pl.exceptions.SQLInterfaceError) as error:
             first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
             raise typer.BadParameter(f"the query failed: {shown(first)} (tables: {', '.join(TABLES)})",
@@ -279,7 +274,7 @@ def query(
 
 @app.command()
 def players(
-    folder: Annotated[str, typer.Argument(metavar="DIR", help="A folder written by `drawlog stats` or `drawlog audit`.")],
+    folder: Annotated[str, typer.Argument(metavar="DIR", help="A folder (or a URL: s3://…, file://…) written by `drawlog stats` or `drawlog audit`.")],
     by: Annotated[Optional[str], typer.Option(metavar="COLUMN", help="Also group by this matches column (tournament, "
                                                    "table_name, file).")] = None,
     sort: Annotated[str, typer.Option(metavar="COLUMN", help="Sort by this column, best first (names A to Z).")] = "rating",
@@ -303,13 +298,13 @@ def players(
     if sort not in sorts:
         raise typer.BadParameter(f"choose one of {', '.join(sorts)}", param_hint="--sort")
     game = variant.value if variant is not None else None
-    _frame_command(lambda: leaderboard(Path(folder), by=by, sort=sort, reverse=reverse, variant=game,
+    _frame_command(lambda: leaderboard(folder, by=by, sort=sort, reverse=reverse, variant=game,
                                        include_invalid=include_invalid), output_format, output)
 
 
 @app.command()
 def ratings(
-    folder: Annotated[str, typer.Argument(metavar="DIR", help="A folder written by `drawlog stats` or `drawlog audit`.")],
+    folder: Annotated[str, typer.Argument(metavar="DIR", help="A folder (or a URL: s3://…, file://…) written by `drawlog stats` or `drawlog audit`.")],
     variant: VariantOption = None,
     include_invalid: IncludeInvalidOption = False,
     output_format: FrameFormatOption = None,
@@ -319,4 +314,4 @@ def ratings(
     from ..tables.reports import ratings as compute_ratings
 
     game = variant.value if variant is not None else None
-    _frame_command(lambda: compute_ratings(Path(folder), game, include_invalid), output_format, output)
+    _frame_command(lambda: compute_ratings(folder, game, include_invalid), output_format, output)

@@ -18,7 +18,7 @@ from ..check.replay import MAX_OPEN_MATCHES
 from ..check.rules import RULES, Rule, find_rule
 from ..check.validator import Validator
 from ..check.violations import MAX_PER_LINE, MAX_PER_MATCH, Summary
-from ..errors import InputError, WriteFailed
+from ..errors import ClusterError, InputError, WriteFailed
 from ..log.events import json_schema
 from ..log.reader import Source, expand_paths, printable
 from ..views.progress import ValidateProgress
@@ -33,6 +33,7 @@ from .app import (
     EXIT_CLEAN,
     EXIT_ERRORS,
     EXIT_UNUSABLE,
+    ClusterOption,
     ColorChoice,
     ConfigOption,
     IsolatedOption,
@@ -104,6 +105,7 @@ def validate(
                                                  "the same as with one.")] = None,
     config: ConfigOption = None,
     isolated: IsolatedOption = False,
+    cluster: ClusterOption = None,
 ) -> None:
     """Replay every match of the logs and report each violation with its code, file and line.
 
@@ -113,8 +115,13 @@ def validate(
     Settings come from [tool.drawlog] in pyproject.toml or a drawlog.toml, the nearest from the
     current folder upwards (--config FILE, --isolated); options given here win.
 
+    --cluster replays each file on a Dask cluster: the report is the same, in every format.
+
     Exit status: 0 no errors, 1 errors found (or warnings with --strict), 2 nothing could be read.
     """
+    if cluster is not None and fail_fast:
+        raise typer.BadParameter("--fail-fast stops at the first error, which one process reading in order finds: "
+                                 "drop --cluster or --fail-fast", param_hint="--cluster/--fail-fast")
     settings = _settings(config, isolated)
     try:
         codes = settings.codes(select, ignore, extend_select, extend_ignore)
@@ -137,7 +144,7 @@ def validate(
                                            to_file=output_file is not None, max_per_match=max_per_match,
                                            max_per_line=max_per_line,
                                            ignored_in=settings.ignored_in if settings.per_file_ignores else None,
-                                           max_open_matches=max_open_matches, jobs=jobs,
+                                           max_open_matches=max_open_matches, jobs=jobs, cluster=cluster,
                                            screen=screen, note=_selection_note(settings, select, ignore,
                                                                                extend_select, extend_ignore))
     except BaseException:
@@ -179,11 +186,12 @@ def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: froz
                      to_file: bool, max_per_match: int | None = MAX_PER_MATCH, max_per_line: int = MAX_PER_LINE,
                      screen: Screen | None = None, ignored_in: Callable[[str], frozenset[str]] | None = None,
                      note: str = "", max_open_matches: int = MAX_OPEN_MATCHES,
-                     jobs: int = 1) -> tuple[Summary, bool]:
+                     jobs: int = 1, cluster: str | None = None) -> tuple[Summary, bool]:
     """Validate the inputs one by one into the writer of ``fmt``; the summary, and whether inputs were left unread.
 
     With ``jobs`` > 1 (and no ``fail_fast``, which stops at the first error) the
-    inputs are validated by that many processes, and reported the same.
+    inputs are validated by that many processes, and reported the same; with
+    ``cluster`` (``local:N``, ``tcp://HOST:PORT``) by a Dask cluster's workers.
 
     The progress bar (standard error) is shown on a terminal for text output or
     a report written to a file, unless ``quiet``; text bound for the same
@@ -206,10 +214,10 @@ def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: froz
     try:
         with progress:
             jobs = min(jobs, len(inputs), os.cpu_count() or 1)  # more processes than inputs or cores gain nothing
-            parts = _parts(inputs, jobs) if jobs > 1 and not fail_fast else []
-            parallel = len(parts) > 1
+            parts = _parts(inputs, jobs) if jobs > 1 and not fail_fast and cluster is None else []
+            parallel = len(parts) > 1 or cluster is not None
             if parallel:
-                _validate_in_parallel(inputs, parts, validator, jobs, writer, progress, screen)
+                _validate_in_parallel(inputs, parts, validator, jobs, writer, progress, screen, cluster)
             for index, item in enumerate([] if parallel else inputs):
                 writer.start_file(printable(item.name if isinstance(item, Source) else item.path))
                 progress.start_file(index)
@@ -240,22 +248,33 @@ def _parts(inputs: list[Source | InputError], jobs: int) -> list[range]:
 
 
 def _validate_in_parallel(inputs: list[Source | InputError], parts: list[range], validator: Validator, jobs: int,
-                          writer: Any, progress: ValidateProgress, screen: Screen | None) -> None:
-    """``jobs`` processes validate the inputs; each input is reported as it comes, in order, counted in ``validator``."""
+                          writer: Any, progress: ValidateProgress, screen: Screen | None,
+                          cluster: str | None = None) -> None:
+    """``jobs`` processes (or ``cluster``'s workers) validate the inputs; each is reported in order, counted in ``validator``."""
     from contextlib import closing
 
     from ..check.parallel import validate_in_parallel
     from ..check.parts import PartOptions
 
     summary = validator.summary
-    files = validate_in_parallel(inputs, PartOptions.of(validator), jobs, summary,
-                                 progress.worker_read if progress.enabled else None, parts)
-    with closing(files):  # a Ctrl-C here stops the workers now
-        for name, found in files:
-            writer.start_file(name)
-            for violation in screen(found, summary) if screen is not None else found:
-                writer.add(violation)
-            writer.end_file()
+    options = PartOptions.of(validator)
+    if cluster is not None:
+        from ..tables.cluster import validate_on_cluster
+
+        done = (lambda index, part: progress.worker_read(index, 0, part.matches, True)) if progress.enabled else None
+        files = validate_on_cluster(inputs, cluster, options, summary, done)
+    else:
+        files = validate_in_parallel(inputs, options, jobs, summary, progress.worker_read if progress.enabled else None,
+                                     parts)
+    with closing(files):  # a Ctrl-C here stops the workers (or cancels the cluster's tasks) now
+        try:
+            for name, found in files:
+                writer.start_file(name)
+                for violation in screen(found, summary) if screen is not None else found:
+                    writer.add(violation)
+                writer.end_file()
+        except ClusterError as error:  # no dask, a scheduler not reached, standard input (before any file)
+            raise typer.BadParameter(shown(str(error)), param_hint="--cluster") from None
 
 
 def _same_terminal() -> bool:

@@ -37,8 +37,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import signal
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any
 
 from ..check.parallel import join_parts
@@ -46,15 +47,10 @@ from ..check.parts import CrossFile, Part, PartOptions, PartResult, add_summarie
 from ..check.pool import is_standard_input
 from ..check.validator import Validator
 from ..check.violations import Summary, Violation
-from ..errors import DrawlogError, InputError, NothingRead, OutputError
+from ..errors import ClusterError, InputError, NothingRead, OutputError
 from ..log.reader import STDIN, Source, expand_paths
 from .cluster_parts import Written, commit_parts, staged_output, validate_task, write_task
 from .parallel import EndedKeys
-
-
-class ClusterError(DrawlogError):
-    """The cluster cannot be used (no dask, a scheduler not reached, standard input)."""
-
 
 # -- the cluster -----------------------------------------------------------------
 
@@ -76,8 +72,9 @@ def connect(cluster: Any) -> Iterator[Any]:
         import logging
 
         logging.getLogger("distributed").setLevel(logging.ERROR)  # a restarted worker is ours to report, not its
-        local = LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True, host="127.0.0.1",
-                             dashboard_address=None, silence_logs=logging.ERROR)
+        with _sigint_blocked():  # the cluster's event loop thread and the workers it starts leave Ctrl-C to us
+            local = LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True, host="127.0.0.1",
+                                 dashboard_address=None, silence_logs=logging.CRITICAL)
         try:
             with Client(local) as client:
                 yield client
@@ -92,6 +89,27 @@ def connect(cluster: Any) -> Iterator[Any]:
         raise ClusterError(f"cannot reach the scheduler at {cluster}: {error}") from None
     with client:
         yield client
+
+
+@contextlib.contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """SIGINT blocked in this thread meanwhile: threads and processes started meanwhile keep it blocked.
+
+    So a Ctrl-C (sent to every process of the terminal's group) reaches the
+    main thread only, which cancels the tasks and closes the cluster; a
+    ``local:N`` worker prints no traceback of its own.
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()  # started later, in the loop thread, it would unblock SIGINT there
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _in_input_order(client: Any, futures: list[Any], on_done: Callable[[int, Any], None] | None = None
@@ -146,7 +164,7 @@ def for_cluster(inputs: Sequence[Source | InputError]) -> list[Source | InputErr
 
 def validate_on_cluster(inputs: Sequence[Source | InputError], cluster: Any, options: PartOptions, summary: Summary,
                         on_done: Callable[[int, Summary], None] | None = None
-                        ) -> Iterator[tuple[str, Iterator[Violation]]]:
+                        ) -> Generator[tuple[str, Iterator[Violation]], None, None]:
     """Each input's name and violations, in input order, replayed on ``cluster``; counts go to ``summary``.
 
     The violations and counts are those one process reports, joined as a

@@ -11,7 +11,6 @@ report says how many more there are), boards are drawn for the first
 from __future__ import annotations
 
 import hashlib
-import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +19,7 @@ from typing import Any
 import polars as pl
 
 from ..check.rules import RULES_BY_CODE
-from .dataset import MANIFEST, open_tables
+from .dataset import open_tables
 from .report_boards import Wanted, board_of, frames_at
 from .report_charts import chart_data
 from .reports import leaderboard, ratings
@@ -66,9 +65,12 @@ class ReportData:
 def report_data(folder: str | Path, title: str | None = None, max_violations: int = MAX_VIOLATIONS,
                 max_boards: int = MAX_BOARDS) -> ReportData:
     """The report of a statistics folder (:class:`~drawlog.errors.OutputError` when it cannot be read)."""
-    folder = Path(folder)
+    from ..log.remote import is_url
+    from .storage import read_manifest
+
+    folder = folder if isinstance(folder, str) and is_url(folder) else Path(folder)  # a URL: through fsspec
     tables = open_tables(folder)
-    manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    manifest = read_manifest(folder)
     summary = manifest.get("summary") or {}
     inputs = [str(item) for item in manifest.get("inputs") or []]
     violations = _violations(tables, max_violations)

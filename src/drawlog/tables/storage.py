@@ -166,6 +166,35 @@ def open_tables_at_url(url: str) -> dict[str, Any]:
     return frames
 
 
+def read_manifest(folder: str | Path) -> dict[str, Any]:
+    """The manifest of a statistics folder, a local one or one at a URL (``{}`` when it holds none, or not JSON)."""
+    from ..log.remote import is_url
+
+    try:
+        if isinstance(folder, str) and is_url(folder):
+            fs, path = target(folder)
+            text = fs.cat_file(f"{path}/{MANIFEST}")
+        else:
+            text = (Path(folder) / MANIFEST).read_bytes()
+        manifest = json.loads(text)
+    except (OSError, ValueError, OutputError):
+        return {}
+    return manifest if isinstance(manifest, dict) else {}
+
+
+def is_statistics_folder(name: str) -> bool:
+    """Whether ``name`` (a path or a URL) is a folder ``drawlog stats`` wrote: it holds the manifest."""
+    from ..log.remote import is_url
+
+    if not is_url(name):
+        return (Path(name) / MANIFEST).is_file()
+    try:
+        fs, path = target(name)
+        return bool(fs.isfile(f"{path}/{MANIFEST}"))
+    except (OSError, ValueError, OutputError):
+        return False
+
+
 def is_remote_folder(out: str) -> bool:
     """Whether ``out`` is a URL of a filesystem that is not local (``file://`` is local)."""
     from ..log.remote import is_url
