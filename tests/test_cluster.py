@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import signal
 import subprocess
 import sys
@@ -22,6 +21,7 @@ import pytest
 from distributed import Client, LocalCluster
 from distributed.diagnostics.plugin import WorkerPlugin
 from rich.console import Console
+from shared_logs import sample_lines, write_shared_ids
 from typer.testing import CliRunner
 
 import drawlog
@@ -221,30 +221,14 @@ def test_replay_gives_the_frames_of_a_match(logs):
 
 # -- ids that meet across files, on the cluster: validate --cluster, keys of matches ended earlier ----------------
 
-SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 runner = CliRunner()
-
-
-def _lines(name: str) -> list[str]:
-    return (SAMPLES / name).read_text(encoding="utf-8").splitlines(keepends=True)
 
 
 @pytest.fixture(scope="module")
 def shared_ids(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Logs whose match ids meet across files: a copy, a log cut mid-match, a match started twice in one file."""
-    logs = tmp_path_factory.mktemp("shared") / "logs"
-    logs.mkdir()
-    two = _lines("tournament-2p.jsonl")
-    for name in ("a", "b"):  # every match of b started first in a
-        (logs / f"{name}-copy.jsonl").write_text("".join(two), encoding="utf-8")
-    three = _lines("tournament-3p.jsonl")
-    for index in range(0, len(three), 240):  # matches cut across files: F006 here, F004 'which has ended' there
-        (logs / f"d-cut-{index:05d}.jsonl").write_text("".join(three[index:index + 240]), encoding="utf-8")
-    first = two[:two.index(next(line for line in two[1:] if '"match_start"' in line))]
-    (logs / "e-twice.jsonl").write_text("".join(first + first), encoding="utf-8")  # F005 within the file too
-    shutil.copy(SAMPLES / "every-violation.jsonl", logs / "f-every-violation.jsonl")
-    shutil.copy(SAMPLES / "every-violation.jsonl", logs / "g-every-violation-again.jsonl")
-    return logs
+    return write_shared_ids(tmp_path_factory.mktemp("shared") / "logs", copies=("a", "b"), cut=240,
+                            samples=("every-violation.jsonl",))
 
 
 def _cli(*args: str) -> tuple[int, str]:
@@ -327,7 +311,7 @@ def test_stats_on_the_cluster_carry_keys_of_matches_ended_in_earlier_files(clien
 def test_ctrl_c_during_validate_cluster_prints_no_traceback(shared_ids, tmp_path):
     logs = tmp_path / "logs"
     logs.mkdir()
-    lines = "".join(_lines("tournament-2p.jsonl"))
+    lines = "".join(sample_lines("tournament-2p.jsonl"))
     for index in range(80):
         (logs / f"{index:03d}.jsonl").write_text(lines.replace('"t2-', f'"f{index}-'), encoding="utf-8")
     scratch = tmp_path / "tmp"

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -20,6 +19,7 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 from rich.console import Console
+from shared_logs import write_shared_ids
 from typer.testing import CliRunner
 
 from drawlog.check import pool
@@ -49,20 +49,7 @@ def _lines(name: str) -> list[str]:
 @pytest.fixture(scope="module")
 def shared_ids(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Logs whose match ids meet across files: copies, a log cut mid-match, a match started twice in one file."""
-    logs = tmp_path_factory.mktemp("shared") / "logs"
-    logs.mkdir()
-    two = _lines("tournament-2p.jsonl")
-    for name in ("a", "b", "c"):  # every match of b and c started first in a
-        (logs / f"{name}-copy.jsonl").write_text("".join(two), encoding="utf-8")
-    three = _lines("tournament-3p.jsonl")
-    for index in range(0, len(three), 120):  # matches cut across files: F006 here, F004 there
-        (logs / f"d-cut-{index:05d}.jsonl").write_text("".join(three[index:index + 120]), encoding="utf-8")
-    first = two[:two.index(next(line for line in two[1:] if '"match_start"' in line))]
-    (logs / "e-twice.jsonl").write_text("".join(first + first), encoding="utf-8")  # F005 within the file too
-    for name in ("every-violation.jsonl", "interleaved.jsonl", "all-fives.jsonl"):
-        shutil.copy(SAMPLES / name, logs / f"f-{name}")
-    shutil.copy(SAMPLES / "every-violation.jsonl", logs / "g-every-violation-again.jsonl")  # faulty matches again
-    return logs
+    return write_shared_ids(tmp_path_factory.mktemp("shared") / "logs")
 
 
 @pytest.fixture(scope="module")
