@@ -1,12 +1,17 @@
-"""Logs whose match ids meet across files, for the tests of runs in parts (``--jobs``) and on a cluster.
+"""For the tests of runs in parts (``--jobs``) and on a cluster: logs whose match ids meet across files, Ctrl-C.
 
 Not a test module: imported by ``test_parallel`` and ``test_cluster`` (pytest puts this folder on the path).
 """
 
 from __future__ import annotations
 
+import os
 import shutil
-from collections.abc import Sequence
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
@@ -35,3 +40,18 @@ def write_shared_ids(logs: Path, copies: Sequence[str] = ("a", "b", "c"), cut: i
         shutil.copy(SAMPLES / name, logs / f"f-{name}")
     shutil.copy(SAMPLES / "every-violation.jsonl", logs / "g-every-violation-again.jsonl")
     return logs
+
+
+def interrupted(args: Sequence[str], ready: Callable[[], bool], env: dict[str, str] | None = None) -> tuple[int, str]:
+    """Run ``drawlog ARGS`` in a session of its own and, once ``ready()``, send SIGINT to its whole process group
+    (what Ctrl-C does: workers too); its exit status and standard error."""
+    command = [sys.executable, "-c", "from drawlog.cli import main; main()", *args]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+                            env={**os.environ, **(env or {})})
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None and not ready():
+        time.sleep(0.005)
+    assert proc.poll() is None, "the run ended before it could be interrupted"
+    os.killpg(proc.pid, signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    return proc.returncode, stderr.decode()

@@ -8,10 +8,7 @@ from __future__ import annotations
 import json
 import os
 import random
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import cloudpickle
@@ -21,7 +18,7 @@ import pytest
 from distributed import Client, LocalCluster
 from distributed.diagnostics.plugin import WorkerPlugin
 from rich.console import Console
-from shared_logs import sample_lines, write_shared_ids
+from shared_logs import interrupted, sample_lines, write_shared_ids
 from typer.testing import CliRunner
 
 import drawlog
@@ -316,18 +313,11 @@ def test_ctrl_c_during_validate_cluster_prints_no_traceback(shared_ids, tmp_path
         (logs / f"{index:03d}.jsonl").write_text(lines.replace('"t2-', f'"f{index}-'), encoding="utf-8")
     scratch = tmp_path / "tmp"
     scratch.mkdir()
-    command = [sys.executable, "-c", "from drawlog.cli import main; main()", "validate", str(logs), "--cluster",
-               "local:2", "--format", "json", "-o", str(tmp_path / "report.json")]
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
-                            env={**os.environ, "TMPDIR": str(scratch)})
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and proc.poll() is None and not list(scratch.glob("drawlog-part-*")):
-        time.sleep(0.005)
-    assert proc.poll() is None, "the run ended before it could be interrupted"
-    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C does: every process of the terminal's group, workers too
-    _, stderr = proc.communicate(timeout=60)
-    assert proc.returncode == 130, stderr.decode()
-    assert b"Traceback" not in stderr and b"KeyboardInterrupt" not in stderr, stderr.decode()
+    status, stderr = interrupted(["validate", str(logs), "--cluster", "local:2", "--format", "json", "-o",
+                                  str(tmp_path / "report.json")],
+                                 lambda: bool(list(scratch.glob("drawlog-part-*"))), {"TMPDIR": str(scratch)})
+    assert status == 130, stderr
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
     assert not (tmp_path / "report.json").exists()
 
 

@@ -9,17 +9,13 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import polars as pl
 import pyarrow.parquet as pq
 import pytest
 from rich.console import Console
-from shared_logs import write_shared_ids
+from shared_logs import interrupted, write_shared_ids
 from typer.testing import CliRunner
 
 from drawlog.check import pool
@@ -239,18 +235,10 @@ def test_ctrl_c_during_validate_jobs_prints_no_traceback(tmp_path: Path):
         (logs / f"{index:03d}.jsonl").write_text("".join(lines).replace('"t2-', f'"f{index}-'), encoding="utf-8")
     scratch = tmp_path / "tmp"
     scratch.mkdir()
-    command = [sys.executable, "-c", "from drawlog.cli import main; main()", "validate", str(logs), "--jobs", "2",
-               "--format", "json"]
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
-                            env={**os.environ, "TMPDIR": str(scratch)})
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and proc.poll() is None and not list(scratch.glob("drawlog-validate-*/part-1")):
-        time.sleep(0.005)
-    assert proc.poll() is None, "the run ended before it could be interrupted"
-    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C does: every process of the terminal's group
-    _, stderr = proc.communicate(timeout=60)
-    assert proc.returncode == 130, stderr.decode()
-    assert b"Traceback" not in stderr and b"KeyboardInterrupt" not in stderr, stderr.decode()
+    status, stderr = interrupted(["validate", str(logs), "--jobs", "2", "--format", "json"],
+                                 lambda: bool(list(scratch.glob("drawlog-validate-*/part-1"))), {"TMPDIR": str(scratch)})
+    assert status == 130, stderr
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
     assert not list(scratch.iterdir())  # the parts' scratch folder is gone
 
 
