@@ -14,6 +14,7 @@ import gzip
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pyarrow.parquet as pq
@@ -123,19 +124,16 @@ def check_cli(data: bytes) -> None:
 
     from drawlog.cli import app
 
-    runner = CliRunner()
     with tempfile.TemporaryDirectory(prefix="drawlog-fuzz-") as folder:
         path, out = Path(folder) / "log.jsonl", Path(folder) / "stats"
         path.write_bytes(data)
-        checked = runner.invoke(app, ["validate", str(path), "--format", "json", "--isolated"])
-        assert checked.exception is None or isinstance(checked.exception, SystemExit), checked.output
-        written = runner.invoke(app, ["stats", str(path), "--out", str(out), "-q"])
+        report = _validate_command(path)
+        written = CliRunner().invoke(app, ["stats", str(path), "--out", str(out), "-q"])
         assert written.exception is None or isinstance(written.exception, SystemExit), written.output
-        if checked.exit_code == 2:  # nothing could be read
+        if report is None:  # nothing could be read
             assert written.exit_code == 2, written.output
             return
-        assert checked.exit_code in (0, 1) and written.exit_code == 0, (checked.output, written.output)
-        report = json.loads(checked.stdout)
+        assert written.exit_code == 0, written.output
         table = pq.read_table(out / "violations.parquet", columns=list(COMPARED)).to_pylist()
         assert [tuple(row[name] for name in COMPARED) for row in table] == \
             [tuple(violation[name] for name in COMPARED) for violation in report["violations"]]
@@ -143,8 +141,9 @@ def check_cli(data: bytes) -> None:
         assert manifest["summary"] == report["summary"]
 
 
-def check_files(logs: list[bytes], jobs: int = 2) -> None:
-    """Several files in a folder: ``stats`` in one process and in ``jobs`` agree with ``validate`` of the folder."""
+def check_files(logs: list[bytes], jobs: int = 2, cli: bool = True) -> None:
+    """Several files in a folder: ``stats`` in one process and in ``jobs`` agree with ``validate`` of the folder,
+    and so do the ``validate`` command's reports in one process and in ``jobs`` (``cli``)."""
     with tempfile.TemporaryDirectory(prefix="drawlog-fuzz-") as folder:
         logs_folder = Path(folder) / "logs"
         logs_folder.mkdir()
@@ -162,6 +161,32 @@ def check_files(logs: list[bytes], jobs: int = 2) -> None:
             table = pq.read_table(Path(folder) / f"stats{processes}" / "violations.parquet", columns=list(COMPARED))
             assert [tuple(row[name] for name in COMPARED) for row in table.to_pylist()] == expected, processes
             assert msgspec.structs.asdict(stats_summary) == msgspec.structs.asdict(summary), processes
+        if cli:
+            for processes in (1, jobs):
+                report = _validate_command(logs_folder, "--jobs", str(processes))
+                if report is None:
+                    assert summary.files == 0, (processes, found)
+                    continue
+                assert [tuple(violation[name] for name in COMPARED) for violation in report["violations"]] == \
+                    expected, processes
+                assert report["summary"] == msgspec.to_builtins(summary), processes
+
+
+def _validate_command(*args: object) -> dict[str, Any] | None:
+    """``drawlog validate ARGS --format json --isolated``: its report (None when it exits 2, nothing read)."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from drawlog.cli import app
+
+    result = CliRunner().invoke(app, ["validate", *map(str, args), "--format", "json", "--isolated"])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    if result.exit_code == 2:
+        return None
+    assert result.exit_code in (0, 1), result.output
+    report: dict[str, Any] = json.loads(result.stdout)
+    return report
 
 
 class _Chunked:

@@ -33,7 +33,8 @@ def test_damaged_logs_get_the_same_violations_from_the_validate_and_stats_comman
 
 @fuzz_settings(ci_examples=5)
 @given(logs=st.lists(damaged_logs() | raw_logs, min_size=2, max_size=3))
-def test_damaged_files_get_the_same_violations_from_stats_in_one_process_and_in_two(logs: list[bytes]) -> None:
+def test_damaged_files_get_the_same_violations_from_validate_and_stats_in_one_process_and_in_two(
+        logs: list[bytes]) -> None:
     check_files(logs)
 
 
