@@ -107,8 +107,9 @@ def write_stats(paths: Paths, out: str | os.PathLike[str], *, partition_by: str 
     row, as one process writes. A folder drawlog did not write is refused
     (:class:`~drawlog.errors.OutputError`); when no input could be read,
     :class:`~drawlog.errors.NothingRead` is raised and the old tables stay.
-    ``validator`` (local runs) and ``on_file`` (cluster runs: called with each
-    file's summary as it is done) are for progress displays.
+    ``validator`` gives the options (codes, caps, ``per-file-ignores``) and,
+    in local runs, hears of the reading for a progress display; ``on_file``
+    (cluster runs) is called with each file's index and summary as it is done.
     """
     from .tables.dataset import write_tables
 
