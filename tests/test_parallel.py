@@ -258,3 +258,29 @@ def test_validate_jobs_2_keeps_baselines_and_per_file_ignores(shared_ids: Path, 
     assert found["summary"]["baselined"] > 0
     assert not [v for v in found["violations"] if v["code"] == "F005" and v["file"].endswith("b-copy.jsonl")]
     assert [v for v in found["violations"] if v["code"] == "F005" and v["file"].endswith("c-copy.jsonl")]
+
+
+def test_an_interrupted_writer_thread_finishes_its_row_groups_before_the_files_close():
+    import signal
+    import threading
+    import time
+
+    from drawlog.tables.sinks import WriterThread
+
+    class Interrupted(Exception):
+        pass
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise Interrupted
+
+    background = WriterThread()
+    release, finished = threading.Event(), []
+    background.submit(lambda: release.wait(10) and finished.append(True))
+    previous = signal.signal(signal.SIGUSR1, interrupt)  # as a Ctrl-C would, while close() waits
+    try:
+        threading.Timer(0.2, lambda: (os.kill(os.getpid(), signal.SIGUSR1), time.sleep(0.2), release.set())).start()
+        with pytest.raises(Interrupted):
+            background.close()
+        assert finished == [True]  # the row group was written whole before close() let the interruption go on
+    finally:
+        signal.signal(signal.SIGUSR1, previous)

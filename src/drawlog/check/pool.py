@@ -163,37 +163,40 @@ def worker_pool(jobs: int, progress: bool = False) -> Iterator[WorkerPool]:
 
     reports: Any = multiprocessing.Queue() if progress else None
     masked = hasattr(signal, "pthread_sigmask")
-    if masked:  # a Ctrl-C now waits here until the workers exist; they inherit the mask
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    executor: Any = None
     try:
-        executor = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(reports,))
+        if masked:  # a Ctrl-C now waits until the workers exist (they inherit the mask), then comes here
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
-            started: list[Future[int]] = [executor.submit(int) for _ in range(jobs)]  # each submit starts a worker
+            executor = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(reports,))
+            started: list[Future[int]] = [executor.submit(int) for _ in range(jobs)]  # the workers start
             for future in started:
                 future.result()
-        except BaseException:
-            stop(executor, reports)
-            raise
-    finally:
-        if masked:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    try:
+        finally:
+            if masked:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         yield WorkerPool(executor, reports)
+        executor.shutdown()  # a Ctrl-C while the workers are told to end ends them too
     except BaseException:
         stop(executor, reports)
         raise
-    executor.shutdown()
     _close(reports)
 
 
 def stop(executor: Any, reports: Any = None) -> None:
-    """Cancel the work not begun and end the workers now (they ignore Ctrl-C)."""
+    """Cancel the work not begun and end the workers now (they ignore Ctrl-C); ``executor`` None: none started."""
+    if executor is None:
+        _close(reports)
+        return
     processes = list((getattr(executor, "_processes", None) or {}).values())
+    manager = getattr(executor, "_executor_manager_thread", None)
     executor.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.terminate()
     for process in processes:
         process.join(5)
+    if manager is not None:  # it ends once the workers have; the exit would otherwise race it for its pipe
+        manager.join(5)
     _close(reports)
 
 

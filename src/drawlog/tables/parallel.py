@@ -114,43 +114,51 @@ def write_in_parallel(inputs: list[Source | InputError], folder: Path, jobs: int
         if listening is not None:
             listening(size)
 
-    background = WriterThread()
-    groups = {name: RowGroups(open_writer(folder / f"{name}.parquet", schema,
-                                          options=MOVE_PARQUET if name == "moves" else None),
-                              rows_per_group, background)
-              for name, schema in WRITE_SCHEMAS.items()}
     summary = Summary()
     cross, ended = CrossFile(), EndedKeys()
     try:
         with worker_pool(min(jobs, len(tasks)), progress=listening is not None) as pool:
-            for task, result in zip(tasks, pool.in_order(stats_part, tasks, on_progress)):
-                fix = cross.fix(result)
-                if fix.again:  # an F005 would crowd a cap: replay the part here, knowing the ids started before
-                    result = stats_part(dataclasses.replace(task, seen=dict(cross.first)))
-                    fix = PartFix()
-                fix_summary(result.summary, fix)
-                add_summaries(summary, result.summary)
-                tables = {name: _read_arrow(Path(task.folder) / f"{name}.arrow") for name in SCHEMAS}
-                tables["matches"] = _invalidated(tables["matches"], fix)
-                tables["violations"] = _corrected(tables["violations"], tables["matches"], result, fix, cross,
-                                                  ended)
-                ended.add(tables["matches"])
-                cross.add(result)
-                for name, table in tables.items():
-                    groups[name].add(table)
-                del tables
-                shutil.rmtree(task.folder, ignore_errors=True)
-        for group in groups.values():
-            group.flush()
+            background = WriterThread()  # once the workers are forked: a fork copies only the thread that forks
+            groups = {name: RowGroups(open_writer(folder / f"{name}.parquet", schema,
+                                                  options=MOVE_PARQUET if name == "moves" else None),
+                                      rows_per_group, background)
+                      for name, schema in WRITE_SCHEMAS.items()}
+            try:
+                for task, result in zip(tasks, pool.in_order(stats_part, tasks, on_progress)):
+                    result, fix = _fixed(task, result, cross)
+                    add_summaries(summary, result.summary)
+                    tables = {name: _read_arrow(Path(task.folder) / f"{name}.arrow") for name in SCHEMAS}
+                    tables["matches"] = _invalidated(tables["matches"], fix)
+                    tables["violations"] = _corrected(tables["violations"], tables["matches"], result, fix, cross,
+                                                      ended)
+                    ended.add(tables["matches"])
+                    cross.add(result)
+                    for name, table in tables.items():
+                        groups[name].add(table)
+                    del tables
+                    shutil.rmtree(task.folder, ignore_errors=True)
+                for group in groups.values():
+                    group.flush()
+            finally:
+                try:
+                    background.close()
+                finally:
+                    for group in groups.values():
+                        group.close()
     finally:
-        try:
-            background.close()
-        finally:
-            for group in groups.values():
-                group.close()
-            for task in tasks:  # what a failure left
-                shutil.rmtree(task.folder, ignore_errors=True)
+        for task in tasks:  # what a failure left
+            shutil.rmtree(task.folder, ignore_errors=True)
     return summary, {name: group.rows for name, group in groups.items()}
+
+
+def _fixed(task: Part, result: PartResult, cross: CrossFile) -> tuple[PartResult, PartFix]:
+    """A part's result and what the join changes in it; the part replayed here again where that is the way."""
+    fix = cross.fix(result)
+    if fix.again:  # an F005 would crowd a cap: replay the part here, knowing the ids started before
+        result = stats_part(dataclasses.replace(task, seen=dict(cross.first)))
+        fix = PartFix()
+    fix_summary(result.summary, fix)
+    return result, fix
 
 
 def _read_arrow(path: Path) -> pa.Table:

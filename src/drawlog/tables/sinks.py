@@ -92,6 +92,8 @@ class WriterThread:
         self._jobs: queue.Queue[Callable[[], None] | None] = queue.Queue(maxsize=backlog)
         self._error: BaseException | None = None
         self._closed = False
+        #: Set when the thread has ended (an interrupted Thread.join leaves is_alive() wrong on Python 3.11).
+        self._ended = threading.Event()
         self._worker = threading.Thread(target=self._run, name="drawlog-writer", daemon=True)
         self._worker.start()
 
@@ -104,11 +106,23 @@ class WriterThread:
             self._jobs.put(job)
 
     def close(self) -> None:
-        """Wait for every job to be done."""
+        """Wait for every job to be done; interrupted (Ctrl-C), still wait for them, then let the interruption go on.
+
+        So no file is closed while a row group is written into it.
+        """
         if not self._closed:
             self._closed = True
-            self._jobs.put(None)
-            self._worker.join()
+            try:
+                self._jobs.put(None)
+                self._ended.wait()
+            except BaseException:
+                while not self._ended.is_set():  # the None may not be in: another one is harmless
+                    try:
+                        self._jobs.put(None, timeout=0.1)
+                    except queue.Full:
+                        pass
+                    self._ended.wait(0.1)
+                raise
         self._raise()
 
     def _raise(self) -> None:
@@ -116,15 +130,18 @@ class WriterThread:
             raise self._error
 
     def _run(self) -> None:
-        while True:
-            job = self._jobs.get()
-            if job is None:
-                return
-            if self._error is None:
-                try:
-                    job()
-                except BaseException as error:  # noqa: BLE001 - handed to the replay's thread
-                    self._error = error
+        try:
+            while True:
+                job = self._jobs.get()
+                if job is None:
+                    return
+                if self._error is None:
+                    try:
+                        job()
+                    except BaseException as error:  # noqa: BLE001 - handed to the replay's thread
+                        self._error = error
+        finally:
+            self._ended.set()
 
 
 def _run_now(job: Callable[[], None]) -> None:
