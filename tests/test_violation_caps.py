@@ -79,6 +79,30 @@ def test_max_per_line_is_an_option_and_a_configuration_key(tmp_path: Path, monke
     assert result.exit_code == 2 and "max-per-line: must be a whole number of 1 or more" in result.output
 
 
+@pytest.mark.parametrize("where", ["options", "config"])
+def test_stats_and_audit_take_validates_caps_and_report_the_same(tmp_path: Path, where: str,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "crowded.jsonl"
+    log.write_text(crowded_line(40) + '{"type":"pass","player":"p1","match":"m1"}\n' * 20)
+    monkeypatch.chdir(tmp_path)
+    caps = ["--max-per-line", "10", "--max-per-match", "15"]
+    if where == "config":
+        (tmp_path / "drawlog.toml").write_text("max-per-line = 10\nmax-per-match = 15\n")
+        caps = []
+    document = json_report(log, *caps)
+    assert len(document["violations"]) == 10 + 15  # the line's W401 are not the replay's: F004 fill the match's 15
+    assert (document["summary"]["suppressed_per_line"], document["summary"]["suppressed"]) == (30, 6)
+    rows = [(v["line"], v["code"], v["message"]) for v in document["violations"]]
+    result = cli("audit", log, "--out", tmp_path / "audited", "-q", "--exit-zero", *caps)
+    assert result.exit_code == 0, result.output
+    table = pl.read_parquet(tmp_path / "audited" / "violations.parquet")
+    assert list(zip(table["line"].to_list(), table["code"].to_list(), table["message"].to_list())) == rows
+    if where == "options":
+        result = cli("stats", log, "--out", tmp_path / "stats", "-q", *caps)
+        assert result.exit_code == 0, result.output
+        assert pl.read_parquet(tmp_path / "stats" / "violations.parquet").height == 25
+
+
 def test_the_count_per_line_starts_again_in_each_input(tmp_path: Path) -> None:
     validator = Validator(max_per_line=3)
     first = list(validator.validate_lines([crowded_line(5)], "same.jsonl"))

@@ -17,6 +17,8 @@ from .. import COMPILED, __version__
 from ..check.baseline import Baseline, BaselineError, Key, Screen
 from ..check.baseline import write_baseline as write_baseline_file
 from ..check.config import ConfigError, Settings, resolve_settings
+from ..check.replay import MAX_OPEN_MATCHES
+from ..check.violations import MAX_PER_LINE, MAX_PER_MATCH
 from ..errors import WriteFailed
 from ..views.writers import (
     STANDARD_OUTPUT,
@@ -145,6 +147,20 @@ ConfigOption = Annotated[Optional[str], typer.Option(
                                      "[tool.drawlog]) instead of the one found from the current folder up.")]
 #: ``--isolated`` of ``validate`` and ``audit``.
 IsolatedOption = Annotated[bool, typer.Option("--isolated", help="Ignore configuration files.")]
+#: ``--max-per-match`` of ``validate``, ``stats`` and ``audit`` (None: the configuration's, else the default).
+MaxPerMatchOption = Annotated[Optional[int], typer.Option(
+    "--max-per-match", metavar="N", min=1, help=f"Report at most N violations of one match (default "
+                                                f"{MAX_PER_MATCH:,}); the rest are counted in the summary.",
+    show_default=False)]
+#: ``--max-per-line`` of ``validate``, ``stats`` and ``audit``.
+MaxPerLineOption = Annotated[Optional[int], typer.Option(
+    "--max-per-line", metavar="N", min=1, help=f"Report at most N violations of one line (default "
+                                               f"{MAX_PER_LINE}); the rest are counted in the summary.",
+    show_default=False)]
+#: ``--max-open-matches`` of ``validate``, ``stats`` and ``audit``.
+MaxOpenMatchesOption = Annotated[int, typer.Option(
+    "--max-open-matches", metavar="N", min=1, help=f"Keep at most N matches open at once (default "
+                                                   f"{MAX_OPEN_MATCHES:,}); past it the oldest is closed with F006.")]
 #: ``--cluster`` of ``validate``, ``stats`` and ``audit``.
 ClusterOption = Annotated[str | None, typer.Option(
     "--cluster", metavar="ADDRESS", help="Replay the files on a Dask cluster: local:N (N worker processes here) or "

@@ -13,8 +13,9 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from ..check.replay import MAX_OPEN_MATCHES
 from ..check.validator import Validator
-from ..check.violations import Summary
+from ..check.violations import MAX_PER_LINE, MAX_PER_MATCH, Summary
 from ..errors import NothingRead, OutputBusy, OutputError
 from ..views.frames import frame_table, write_frame
 from ..views.writers import (
@@ -29,6 +30,9 @@ from .app import (
     ClusterOption,
     ConfigOption,
     IsolatedOption,
+    MaxOpenMatchesOption,
+    MaxPerLineOption,
+    MaxPerMatchOption,
     Variant,
     _settings,
     app,
@@ -69,11 +73,14 @@ VariantOption = Annotated[Optional[Variant], typer.Option(
 def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_label: str,
                  quiet: bool, jobs: int, codes: Optional[frozenset[str]] = None,
                  cluster: Optional[str] = None,
-                 ignored_in: Optional[Callable[[str], frozenset[str]]] = None) -> Summary:
+                 ignored_in: Optional[Callable[[str], frozenset[str]]] = None, *,
+                 max_per_match: int = MAX_PER_MATCH, max_per_line: int = MAX_PER_LINE,
+                 max_open_matches: int = MAX_OPEN_MATCHES) -> Summary:
     """Validate and write the tables; exit 2 when the folder or the key is refused, or nothing could be read.
 
     ``codes``: the violations reported (in the violations table and the summary), less ``ignored_in(file)``
-    for each file (``per-file-ignores``); the replay checks every rule.
+    for each file (``per-file-ignores``); the replay checks every rule. The caps are ``validate``'s, so
+    both report the same violations.
     """
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
@@ -81,7 +88,7 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
     from ..check.parts import add_summaries
     from ..tables.cluster import ClusterError
 
-    validator = Validator(codes, ignored_in=ignored_in)
+    validator = Validator(codes, max_per_match, max_open_matches, max_per_line, ignored_in)
     console = Console(stderr=True)
     progress = Progress(SpinnerColumn(), TextColumn(progress_label), TextColumn("{task.fields[megabytes]:,.1f} MB"),
                         TextColumn("{task.fields[matches]:,} matches"), TextColumn("{task.fields[rate]}"),
@@ -153,9 +160,14 @@ def stats(
                                                                                "once.")] = 1,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
     cluster: ClusterOption = None,
+    max_per_match: MaxPerMatchOption = None,
+    max_per_line: MaxPerLineOption = None,
+    max_open_matches: MaxOpenMatchesOption = MAX_OPEN_MATCHES,
 ) -> None:
     """Replay the logs and write matches, rounds, players, moves and violations as Parquet tables."""
-    summary = _write_stats(paths, out, partition_by, "stats", quiet, jobs, cluster=cluster)
+    summary = _write_stats(paths, out, partition_by, "stats", quiet, jobs, cluster=cluster,
+                           max_per_match=max_per_match or MAX_PER_MATCH, max_per_line=max_per_line or MAX_PER_LINE,
+                           max_open_matches=max_open_matches)
     Console(stderr=True).print(Text(f"wrote {shown(out)}: {summary_line(summary)}"), soft_wrap=True)
 
 
@@ -181,10 +193,14 @@ def audit(
     config: ConfigOption = None,
     isolated: IsolatedOption = False,
     cluster: ClusterOption = None,
+    max_per_match: MaxPerMatchOption = None,
+    max_per_line: MaxPerLineOption = None,
+    max_open_matches: MaxOpenMatchesOption = MAX_OPEN_MATCHES,
 ) -> None:
     """The main job, in one pass: validate, write the tables, and print what was found.
 
-    Settings (select, ignore, extend-select, extend-ignore, per-file-ignores, jobs) come from
+    Settings (select, ignore, extend-select, extend-ignore, per-file-ignores, jobs, max-per-match,
+    max-per-line) come from
     [tool.drawlog] in pyproject.toml or a drawlog.toml, as for validate; options given here win.
 
     Exit status, as validate's: 0 no errors, 1 errors found (or warnings with --strict), 2 nothing could
@@ -199,7 +215,10 @@ def audit(
         raise typer.BadParameter(shown(str(error)), param_hint="--select/--ignore") from None
     jobs = jobs if jobs is not None else settings.jobs or 1
     summary = _write_stats(paths, out, partition_by, "auditing", quiet, jobs, codes, cluster,
-                           settings.ignored_in if settings.per_file_ignores else None)
+                           settings.ignored_in if settings.per_file_ignores else None,
+                           max_per_match=max_per_match or settings.max_per_match or MAX_PER_MATCH,
+                           max_per_line=max_per_line or settings.max_per_line or MAX_PER_LINE,
+                           max_open_matches=max_open_matches)
     console = Console(highlight=False, emoji=False)
     share = summary.valid_matches / summary.matches if summary.matches else 0.0
     console.print(Text(f"{quantity(summary.matches, 'match', 'matches')} read, {summary.valid_matches:,} valid "

@@ -37,6 +37,9 @@ from .app import (
     ColorChoice,
     ConfigOption,
     IsolatedOption,
+    MaxOpenMatchesOption,
+    MaxPerLineOption,
+    MaxPerMatchOption,
     OutputFormat,
     RuleFormat,
     _configured_format,
@@ -83,17 +86,9 @@ def validate(
                                                                               "never.")] = ColorChoice.auto,
     stdin_filename: Annotated[Optional[str], typer.Option(
         "--stdin-filename", metavar="NAME", help="The name that standard input (-) gets in every output.")] = None,
-    max_per_match: Annotated[Optional[int], typer.Option(
-        "--max-per-match", metavar="N", min=1, help=f"Report at most N violations of one match (default "
-                                                    f"{MAX_PER_MATCH:,}); the rest are counted in the summary.",
-        show_default=False)] = None,
-    max_per_line: Annotated[Optional[int], typer.Option(
-        "--max-per-line", metavar="N", min=1, help=f"Report at most N violations of one line (default "
-                                                   f"{MAX_PER_LINE}); the rest are counted in the summary.",
-        show_default=False)] = None,
-    max_open_matches: Annotated[int, typer.Option(
-        "--max-open-matches", metavar="N", min=1, help="Keep at most N matches open at once (default 100,000); "
-                                                       "past it the oldest is closed with F006.")] = MAX_OPEN_MATCHES,
+    max_per_match: MaxPerMatchOption = None,
+    max_per_line: MaxPerLineOption = None,
+    max_open_matches: MaxOpenMatchesOption = MAX_OPEN_MATCHES,
     baseline: Annotated[Optional[str], typer.Option(
         "--baseline", metavar="FILE", help="Report only violations not in this baseline (written by "
                                            "--write-baseline); those in it are counted, not shown.")] = None,
