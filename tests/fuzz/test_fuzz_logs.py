@@ -13,7 +13,7 @@ from .agree import check_chunked, check_cli, check_files, check_log
 from .inputs import damaged_logs, fuzz_settings, raw_logs, read_sizes
 
 
-@fuzz_settings(ci_examples=100)
+@fuzz_settings(ci_examples=80)
 @given(data=damaged_logs(), suffix=st.sampled_from([".jsonl", ".jsonl", ".jsonl", ".jsonl.gz", ".jsonl.zst"]))
 def test_damaged_logs_get_the_same_violations_from_validate_and_stats(data: bytes, suffix: str) -> None:
     check_log(data, suffix)
@@ -25,7 +25,7 @@ def test_raw_bytes_get_the_same_violations_from_validate_and_stats(data: bytes) 
     check_log(data)
 
 
-@fuzz_settings(ci_examples=20)
+@fuzz_settings(ci_examples=15)
 @given(data=damaged_logs())
 def test_damaged_logs_get_the_same_violations_from_the_validate_and_stats_commands(data: bytes) -> None:
     check_cli(data)
@@ -52,7 +52,7 @@ def test_compressed_logs_read_from_a_pipe_in_any_pieces_get_what_a_file_gets(dat
     check_chunked(data, sizes, suffix)
 
 
-@fuzz_settings(ci_examples=40)
+@fuzz_settings(ci_examples=20)
 @given(data=damaged_logs(), suffix=st.sampled_from([".jsonl.gz", ".jsonl.zst"]), cut=st.integers(0, 400),
        flips=st.lists(st.tuples(st.integers(0, 10_000), st.integers(1, 255)), max_size=3))
 def test_truncated_or_corrupt_compressed_logs_get_the_same_violations_from_validate_and_stats(
