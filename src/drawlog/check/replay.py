@@ -13,6 +13,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
+from msgspec.structs import astuple
 from mypy_extensions import mypyc_attr
 
 from ..engine.match import MAX_PLAYERS, MIN_PLAYERS, Match, check_players
@@ -31,6 +32,22 @@ _PLAY: Final = Play
 _PASS: Final = Pass
 _ROUND_END: Final = RoundEnd
 _MATCH_END: Final = MatchEnd
+#: A struct's fields as a tuple, in one call (an attribute of a msgspec struct costs compiled code a lookup).
+_FIELDS: Final = astuple
+# Where a move's fields are in that tuple (fields with defaults go last): player, tile, then a play's end and
+# points; the match, seq and ts of every event are the last three (MOVE_FIELDS, checked by the tests).
+_PLAYER: Final = 0
+_TILE: Final = 1
+_END: Final = 2
+_POINTS: Final = 3
+_MATCH_ID: Final = -3
+_SEQ: Final = -2
+#: The field order the indexes above read: {event type: its fields as ``astuple`` gives them}.
+MOVE_FIELDS: Final = {Play: ("player", "tile", "end", "points", "match", "seq", "ts"),
+                      Draw: ("player", "tile", "match", "seq", "ts"), Pass: ("player", "match", "seq", "ts")}
+_PLAYED: Final = 1
+_DREW: Final = 0
+_PASSED: Final = 2
 
 #: The most matches kept open at once by default (``--max-open-matches``): far more than any tournament plays at once.
 MAX_OPEN_MATCHES: Final = 100_000
@@ -135,6 +152,8 @@ class Replay:
         #: Called with the :class:`Table` of each match id started for the first time in this replay, before
         #: anything is reported of it (runs in parts: see :mod:`drawlog.check.parts`).
         self.on_first_start: Callable[[Table], None] | None = None
+        #: The table of the last event, tried first (None whenever ``tables`` loses or replaces a table).
+        self._last: Table | None = None
 
     def started_before(self, starts: dict[str, tuple[str, int]]) -> None:
         """Take match ids as started by inputs another replay read first: ``{match id: (file, line)}``.
@@ -150,8 +169,12 @@ class Replay:
     def dispatch(self, event: Any, line: int) -> None:
         """Replay one decoded event, found on ``line``."""
         kind = type(event)
-        if kind is _PLAY or kind is _DRAW or kind is _PASS:
-            self._move(event, line)
+        if kind is _PLAY:
+            self._move(event, line, _PLAYED)
+        elif kind is _DRAW:
+            self._move(event, line, _DREW)
+        elif kind is _PASS:
+            self._move(event, line, _PASSED)
         elif kind is _ROUND_START:
             self._round_start(event, line)
         elif kind is _ROUND_END:
@@ -187,6 +210,7 @@ class Replay:
         for table in self.tables.values():
             self._unfinished(table, f"input ended inside match {table.id}: no match_end", "the end of the input")
         self.tables = {}
+        self._last = None
         self._start_order.clear()
 
     def _unfinished(self, table: Table, message: str, what: str) -> None:
@@ -213,6 +237,7 @@ class Replay:
         while tables.get(table.id) is not table:
             table = queue.popleft()
         del tables[table.id]
+        self._last = None
         self.reporter.summary.closed_early += 1
         self._unfinished(table, f"match {table.id} closed: more than {self.max_open_matches:,} matches open "
                                 f"at once (--max-open-matches)", "too many open matches")
@@ -253,12 +278,18 @@ class Replay:
 
         ``round_number``: the round the event is about, when not the one in play (a round_start).
         """
-        match_id: str = event.match
-        table = self.tables.get(match_id)
-        if table is None:
-            self._unknown_match(event, line)
-            return None
-        seq: int | None = event.seq
+        return self._located(event.match, event.seq, event, line, round_number)
+
+    def _located(self, match_id: str, seq: int | None, event: Any, line: int,
+                 round_number: int | None = None) -> Table | None:
+        """:meth:`_table` given the event's match id and seq."""
+        table = self._last
+        if table is None or table.id != match_id:
+            table = self.tables.get(match_id)
+            if table is None:
+                self._unknown_match(event, line)
+                return None
+            self._last = table
         if seq is not None:
             if seq == table.last_seq + 1 and seq > table.top_seq:
                 table.last_seq = table.top_seq = seq
@@ -310,6 +341,7 @@ class Replay:
             self._emit("F005", second_start(match_id, self._files[first & 0xFFFFFFFF], first >> 32), line, match_id,
                        None, None, table)
         self.tables[match_id] = table
+        self._last = None
         if self._start_order:
             self._start_order.append(table)
         if len(self.tables) > self.max_open_matches:
@@ -345,9 +377,12 @@ class Replay:
         if table is None or table.match is None:
             return
         match = table.match
-        self._faults(self._close_open_round(table, f"round_start of round {event.round}", line), line, table, None)
-        deal_faults, deal = match.check_deal(event.round, event.opener, event.hands, event.stock)
-        table.round = match.start_round(deal)
+        if match.round_open:  # (the message is built only when needed)
+            self._faults(self._close_open_round(table, f"round_start of round {event.round}", line), line, table,
+                         None)
+        else:
+            table.round = None
+        deal_faults, table.round = match.deal_round(event.round, event.opener, event.hands, event.stock)
         self._faults(deal_faults, line, table, None)
         if self.observer is not None:
             self.observer.round_started(table, event, line)
@@ -373,28 +408,37 @@ class Replay:
             self._emit("M201", f"{event.player} is not a player of this match", line, table.id,
                        table.round.number, event.player, table)
 
-    def _move(self, event: Draw | Play | Pass, line: int) -> None:
-        """A draw, play or pass: the engine checks it and carries out what is physically possible."""
-        table = self._table(event, line)
+    def _move(self, event: Any, line: int, kind: int) -> None:
+        """A draw, play or pass (``kind``): the engine checks it and carries out what is physically possible."""
+        fields: tuple[Any, ...] = _FIELDS(event)
+        table = self._located(fields[_MATCH_ID], fields[_SEQ], event, line)
         if table is None:
             return
-        state, seat = table.round, table.seat_of.get(event.player)
-        if state is None or seat is None:
+        state = table.round
+        player: str = fields[_PLAYER]
+        if state is None:
             return self._unmovable(table, event, line)
+        seat = state.turn
+        if state.names[seat] != player:  # a move out of turn, or by someone not playing
+            found = table.seat_of.get(player)
+            if found is None:
+                return self._unmovable(table, event, line)
+            seat = found
         observer = self.observer
         could_play = observer is not None and state.playable(seat) != 0
-        if isinstance(event, _PLAY):
-            faults = state.try_play(seat, event.tile, event.end)
-            if event.points is not None and not (faults and any(fault.impossible for fault in faults)):
-                claim = state.check_points(event.points)
+        if kind == _PLAYED:
+            faults = state.try_play(seat, fields[_TILE], fields[_END])
+            points: int | None = fields[_POINTS]
+            if points is not None and not (faults and any(fault.impossible for fault in faults)):
+                claim = state.check_points(points)
                 if claim is not None:
                     faults = (*faults, claim)
-        elif isinstance(event, _DRAW):
-            faults = state.try_draw(seat, event.tile)
+        elif kind == _DREW:
+            faults = state.try_draw(seat, fields[_TILE])
         else:
             faults = state.try_pass(seat)
         if faults:
-            self._faults(faults, line, table, event.player)
+            self._faults(faults, line, table, player)
         if observer is not None:
             observer.moved(table, state, seat, event, line, could_play, faults)
 
@@ -425,6 +469,7 @@ class Replay:
             self._faults(faults, line, table, None)
         del self.tables[table.id]
         table.finished = True
+        self._last = None
         summary = self.reporter.summary
         summary.complete_matches += 1
         if table.errors == 0:

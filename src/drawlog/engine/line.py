@@ -35,9 +35,10 @@ class Line:
 
     def fitting(self) -> int:
         """The bit set of tiles that can be placed now (every tile on an empty line)."""
-        if self.left is None:
+        left, right = self.left, self.right
+        if left is None or right is None:
             return FULL_SET
-        return SUIT[self.left] | SUIT[self.right]  # type: ignore[index]
+        return SUIT[left] | SUIT[right]
 
     def resolve(self, halves: tuple[int, int], end: str | None = None) -> tuple[int, int] | None:
         """The open ends after placing a tile, or ``None`` when it cannot be placed as written.
@@ -62,6 +63,44 @@ class Line:
             on_right = (left, b) if a == right else (left, a)
             return on_right if on_left is None or on_left == on_right else None
         return on_left  # type: ignore[return-value]
+
+    def extend(self, a: int, b: int, end: str | None) -> bool:
+        """Place the tile with halves ``a`` and ``b`` when :meth:`resolve` finds where; whether it was placed.
+
+        The same rule as ``resolve`` then ``place``, without building the ends as a tuple.
+        """
+        left, right = self.left, self.right
+        if left is None or right is None:
+            self.left, self.right = a, b
+        elif end is None:
+            on_left = b if a == left else (a if b == left else -1)
+            if a == right or b == right:
+                on_right = b if a == right else a
+                if on_left >= 0 and (on_left != left or on_right != right):
+                    return False  # both ends fit, with different results
+                self.right = on_right
+            elif on_left >= 0:
+                self.left = on_left
+            else:
+                return False
+        elif end == LEFT:
+            if a == left:
+                self.left = b
+            elif b == left:
+                self.left = a
+            else:
+                return False
+        elif end == RIGHT:
+            if a == right:
+                self.right = b
+            elif b == right:
+                self.right = a
+            else:
+                return False
+        else:  # up or down: a line without a spinner has no such end
+            return False
+        self.length += 1
+        return True
 
     def placements(self, halves: tuple[int, int]) -> dict[str, tuple[int, int]]:
         """Where a tile can go: end name → the open ends after placing it there."""

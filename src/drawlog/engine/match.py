@@ -16,13 +16,11 @@ from typing import Final, NamedTuple
 from ..errors import Fault
 from .profiles import DRAW, GameRules
 from .rounds import BLOCKED, Round
-from .scoring import MatchResult, RoundScore, match_result
-from .tiles import FULL_SET, label, labels, tile_id
+from .scoring import UNDECIDED, RoundScore, match_result
+from .tiles import FULL_SET, label, labels, tile_count, tile_id
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
-#: The result of a match not decided yet: one for every match (a tuple, never changed).
-_UNDECIDED: Final = MatchResult(False, None, False)
 
 Halves = tuple[int, int]
 
@@ -77,13 +75,15 @@ class Match:
         self.rules = rules if rules is not None else DRAW.rules_for(self.players, target=target)
         self.profile = self.rules.profile
         self.target = self.rules.target
+        self._hand = self.rules.hand
+        self._reserve = self.rules.reserve
         self.scores = [0] * len(self.names)
         self.round: Round | None = None
         self.rounds_started = 0
         self.round_open = False
         #: The number the log gave the round in play (S105 is reported once, at its round_start).
         self.logged_round = 0
-        self.result = _UNDECIDED
+        self.result = UNDECIDED
 
     def __repr__(self) -> str:
         scores = ", ".join(f"{name!r}: {score}" for name, score in zip(self.names, self.scores))
@@ -121,6 +121,31 @@ class Match:
         stock: Sequence[Halves] | None,
     ) -> tuple[list[Fault], Deal]:
         """S102–S105 and R305 for a ``round_start``; the deal to play is returned even when faulty."""
+        faults, seat, hand_sets, undealt, order = self._checked_deal(number, opener, hands, stock)
+        expected = self.rounds_started + 1
+        return faults, Deal(expected, seat, hand_sets, undealt, order, number if number != expected else None)
+
+    def deal_round(
+        self,
+        number: int,
+        opener: str,
+        hands: Mapping[str, Sequence[Halves]],
+        stock: Sequence[Halves] | None,
+    ) -> tuple[list[Fault], Round]:
+        """:meth:`check_deal` and :meth:`start_round` in one: the faults, and the round begun (no Deal built)."""
+        faults, seat, hand_sets, undealt, order = self._checked_deal(number, opener, hands, stock)
+        expected = self.rounds_started + 1
+        return faults, self._start(expected, seat, hand_sets, undealt, order,
+                                   number if number != expected else None)
+
+    def _checked_deal(
+        self,
+        number: int,
+        opener: str,
+        hands: Mapping[str, Sequence[Halves]],
+        stock: Sequence[Halves] | None,
+    ) -> tuple[list[Fault], int, list[int], int, list[int] | None]:
+        """What :meth:`check_deal` finds: the faults, the opener's seat, the hands, the stock and its order."""
         faults = []
         if self.result.decided:
             faults.append(Fault("R305", f"a new round after the match was decided "
@@ -140,8 +165,7 @@ class Match:
         if stock is not None:
             stock_faults, order = _check_stock(stock, undealt)
             faults += stock_faults
-        return faults, Deal(expected_number, seat, hand_sets, undealt, order,
-                            number if number != expected_number else None)
+        return faults, seat, hand_sets, undealt, order
 
     def _check_opener(self, opener: str) -> list[Fault]:
         seat = self.seat_of.get(opener)
@@ -154,14 +178,14 @@ class Match:
         return []
 
     def _read_hands(self, hands: Mapping[str, Sequence[Halves]]) -> tuple[list[int], int, list[Fault]]:
-        size = self.rules.hand
+        size = self._hand
         hand_sets = [0] * self.players
         dealt = 0
         clean = len(hands) == self.players
         for name, tiles in hands.items():
             seat = self.seat_of.get(name)
             mask = _bit_sum(tiles)
-            if seat is None or len(tiles) != size or mask.bit_count() != size or mask & dealt:
+            if seat is None or len(tiles) != size or mask > FULL_SET or tile_count(mask) != size or mask & dealt:
                 clean = False
                 break
             hand_sets[seat] = mask
@@ -214,12 +238,16 @@ class Match:
 
     def start_round(self, deal: Deal) -> Round:
         """Begin the round of a deal (checked or not) and make it the round in play."""
-        self.rounds_started = deal.number
-        self.logged_round = deal.logged_number if deal.logged_number is not None else deal.number
-        self.round = self.profile.new_round(self.names, deal.opener, deal.hands, deal.stock, deal.stock_order,
-                                            deal.number, self.rules.reserve)
+        return self._start(deal.number, deal.opener, deal.hands, deal.stock, deal.stock_order, deal.logged_number)
+
+    def _start(self, number: int, opener: int, hands: list[int], stock: int, stock_order: list[int] | None,
+               logged_number: int | None) -> Round:
+        self.rounds_started = number
+        self.logged_round = logged_number if logged_number is not None else number
+        state = self.profile.new_round(self.names, opener, hands, stock, stock_order, number, self._reserve)
+        self.round = state
         self.round_open = True
-        return self.round
+        return state
 
     def check_round_end(
         self,

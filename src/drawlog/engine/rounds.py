@@ -23,7 +23,7 @@ from typing import Final, NamedTuple
 from ..errors import Fault, IllegalAction
 from .line import LEFT, RIGHT, Line
 from .scoring import RoundScore, score_round
-from .tiles import FULL_SET, TILES, label, labels, members, tile_id
+from .tiles import FULL_SET, TILES, label, labels, members, tile_count, tile_id
 
 #: The stock tiles that may never be drawn in Draw (``rules.reserve`` changes it for a match).
 UNTOUCHABLE: Final = 2
@@ -72,7 +72,7 @@ class Round:
         self.opener = opener
         self.hands = hands
         self.stock = stock
-        self.stock_left = stock.bit_count()
+        self.stock_left = tile_count(stock) if 0 <= stock <= FULL_SET else stock.bit_count()
         # Kept reversed so the next tile is popped from the end.
         self.stock_order = list(reversed(stock_order)) if stock_order is not None else None
         self.line = Line()
@@ -314,12 +314,11 @@ class Round:
     def try_play(self, seat: int, halves: tuple[int, int], end: str | None = None) -> tuple[Fault, ...]:
         """Replay a logged play: apply it when physically possible; return the rules it breaks."""
         tile = tile_id(halves)
+        a, b = halves
         hand = self.hands[seat]
-        if self.reason is None and seat == self.turn and hand >> tile & 1:
-            ends = self.line.resolve(halves, end)
-            if ends is not None:
-                self._place(seat, tile, ends)
-                return _CLEAN
+        if self.reason is None and seat == self.turn and hand >> tile & 1 and self.line.extend(a, b, end):
+            self._placed(seat, hand & ~(1 << tile))
+            return _CLEAN
         faults, placement = self.check_play(seat, halves, end)
         if placement is not None:
             self.apply_play(seat, placement)
@@ -362,9 +361,12 @@ class Round:
             self.turn = turn
 
     def _place(self, seat: int, tile: int, ends: tuple[int, int]) -> None:
-        hand = self.hands[seat] & ~(1 << tile)
-        self.hands[seat] = hand
         self.line.place(ends)
+        self._placed(seat, self.hands[seat] & ~(1 << tile))
+
+    def _placed(self, seat: int, hand: int) -> None:
+        """After a tile is placed on the line: ``hand`` is what the seat holds now."""
+        self.hands[seat] = hand
         self.passed = 0
         self.last_points = 0
         self.turn = seat + 1 if seat + 1 < len(self.hands) else 0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .tiles import pip_total
 
@@ -78,6 +78,10 @@ class MatchResult(NamedTuple):
     drawn: bool
 
 
+#: The result of a match not decided yet (one for every such match: a tuple, never changed).
+UNDECIDED: Final = MatchResult(False, None, False)
+
+
 def default_target(players: int) -> int:
     """Draw's standard target: 100 points with 2 players, 61 with 3 or 4."""
     return 100 if players == 2 else 61
@@ -87,7 +91,7 @@ def match_result(scores: list[int], target: int) -> MatchResult:
     """Check the target once a round is settled; the highest score reaching it wins, a tie draws."""
     best = max(scores)
     if best < target:
-        return MatchResult(False, None, False)
+        return UNDECIDED
     if scores.count(best) > 1:
         return MatchResult(True, None, True)
     return MatchResult(True, scores.index(best), False)

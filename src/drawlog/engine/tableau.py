@@ -68,11 +68,12 @@ class Tableau(Line):
 
     def fitting(self) -> int:
         """The bit set of tiles that can be placed now (every tile on an empty tableau)."""
-        if self.left is None:
+        left, right, up, down = self.left, self.right, self.up, self.down
+        if left is None or right is None:
             return FULL_SET
-        fits = SUIT[self.left] | SUIT[self.right]  # type: ignore[index]
-        if self.up is not None:
-            fits |= SUIT[self.up] | SUIT[self.down]  # type: ignore[index]
+        fits = SUIT[left] | SUIT[right]
+        if up is not None and down is not None:
+            fits |= SUIT[up] | SUIT[down]
         return fits
 
     def value(self, end: str) -> int | None:
@@ -102,9 +103,9 @@ class Tableau(Line):
         """The one open end a tile with halves ``a`` and ``b`` matches; None when it matches none or several."""
         found: str | None = None
         left, right, up, down = self.left, self.right, self.up, self.down
-        if left == a or left == b:
+        if left is not None and (left == a or left == b):
             found = LEFT
-        if right == a or right == b:
+        if right is not None and (right == a or right == b):
             if found is not None:
                 return None
             found = RIGHT
@@ -155,7 +156,7 @@ class Tableau(Line):
                 self.left_spinner = self.right_spinner = True
             return
         value = self.value(end)
-        exposed = b if a == value else a
+        exposed = b if value is not None and a == value else a
         new_spinner = double and self.spinner == NO_SPINNER
         if new_spinner:
             self.spinner = TILE_ID[halves]
