@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from drawlog.log.reader import MAX_LINE_BYTES
-from drawlog.play.simulate import SimulationOptions, Simulator, encode_events
+from drawlog.play.simulate import SimulationOptions, Simulator, encode_events, interleave
 
 #: Examples per fuzz target in CI; ``DRAWLOG_FUZZ_EXAMPLES`` asks for more (or fewer) on demand.
 EXAMPLES = int(os.environ.get("DRAWLOG_FUZZ_EXAMPLES", "0")) or None
@@ -201,15 +201,7 @@ def _events(draw: st.DrawFn) -> list[Any]:
                        for event in match[start:stop]])
     if len(chosen) == 1:
         return chosen[0]
-    rng = draw(st.randoms(use_true_random=False))
-    queues = [list(reversed(match)) for match in chosen if match]
-    merged = []
-    while queues:
-        queue = rng.choice(queues)
-        merged.append(queue.pop())
-        if not queue:
-            queues.remove(queue)
-    return merged
+    return interleave([match for match in chosen if match], draw(st.randoms(use_true_random=False)))
 
 
 def _line(event: Any, rng: random.Random) -> bytes:

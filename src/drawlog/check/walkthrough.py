@@ -46,14 +46,14 @@ def match_lines(source: Source, match_id: str) -> Iterator[tuple[int, bytes]]:
     scanned at the speed of a byte search.
     """
     needle = msgspec.json.encode(match_id)
-    for first, block, count in _numbered_blocks(source):
+    for first, block, count in numbered_blocks(source):
         if needle in block:
             for number, raw in enumerate(block.split(b"\n")[:count], first):
                 if needle in raw:
                     yield number, raw
 
 
-def _numbered_blocks(source: Source) -> Iterator[tuple[int, bytes, int]]:
+def numbered_blocks(source: Source) -> Iterator[tuple[int, bytes, int]]:
     """``(number of its first line, block, lines in it)`` for each block of lines (a line too long is skipped)."""
     number = 1
     for block in read_blocks(source):
@@ -191,7 +191,7 @@ def split_location(argument: str) -> tuple[str, int | None]:
 
 def match_at(source: Source, line: int) -> str | None:
     """The id of the match the event on ``line`` belongs to (None: no such line, or no match named there)."""
-    for first, block, count in _numbered_blocks(source):
+    for first, block, count in numbered_blocks(source):
         if first + count <= line:
             continue
         if first > line:  # the line was too long to read

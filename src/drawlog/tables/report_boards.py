@@ -17,9 +17,9 @@ from typing import Any
 
 import msgspec
 
-from ..check.walkthrough import Frame, Selection, walk
+from ..check.walkthrough import Frame, Selection, numbered_blocks, walk
 from ..errors import InputError
-from ..log.reader import LongLine, Source, read_blocks
+from ..log.reader import Source
 
 
 @dataclass(frozen=True)
@@ -81,12 +81,7 @@ def _collect(source: Source, matches: dict[str, _Match]) -> None:
     """Keep each match's lines between its first and last wanted line, reading the file once, only as far as needed."""
     needles = {match: msgspec.json.encode(match) for match in matches}
     end = max(known.last for known in matches.values())
-    number = 1
-    for block in read_blocks(source):
-        if isinstance(block, LongLine):
-            number += 1
-            continue
-        count = block.count(b"\n") + (not block.endswith(b"\n"))
+    for number, block, count in numbered_blocks(source):
         split: list[bytes] | None = None
         for match, known in matches.items():
             if known.first >= number + count or known.last < number or needles[match] not in block:
@@ -95,8 +90,7 @@ def _collect(source: Source, matches: dict[str, _Match]) -> None:
             for offset in range(max(known.first, number) - number, min(known.last, number + count - 1) - number + 1):
                 if needles[match] in split[offset]:
                     known.lines.append((number + offset, split[offset]))
-        number += count
-        if number > end:
+        if number + count > end:
             return
 
 
