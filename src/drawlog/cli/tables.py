@@ -65,6 +65,13 @@ IncludeInvalidOption = Annotated[bool, typer.Option(
                               "valid ones).")]
 
 
+#: The logs ``stats`` and ``audit`` read.
+LogPaths = Annotated[list[str], typer.Argument(metavar="PATH", help="Log files, folders, or - for standard input.")]
+#: ``--out`` of ``stats`` and ``audit``.
+OutFolder = Annotated[str, typer.Option("--out", "-o", metavar="DIR", help="Folder for the Parquet tables (replaced "
+                                                                           "whole).")]
+
+
 #: ``--variant`` of ``players`` and ``ratings``: without it every variant has rows of its own.
 VariantOption = Annotated[Optional[Variant], typer.Option(
     "--variant", help="Only this game (draw, all-fives); default: each variant on its own rows, never mixed.")]
@@ -150,9 +157,8 @@ def _print_unreadable(console: Console, unreadable: list[tuple[str, int | None, 
 
 @app.command()
 def stats(
-    paths: Annotated[list[str], typer.Argument(metavar="PATH", help="Log files, folders, or - for standard input.")],
-    out: Annotated[str, typer.Option("--out", "-o", metavar="DIR", help="Folder for the Parquet tables (replaced "
-                                                                        "whole).")],
+    paths: LogPaths,
+    out: OutFolder,
     partition_by: Annotated[Optional[str], typer.Option(metavar="COLUMN", help="Write hive-style folders by this "
                                                                                "column: "
                                                              "tournament, table_name, variant or file.")] = None,
@@ -173,9 +179,8 @@ def stats(
 
 @app.command()
 def audit(
-    paths: Annotated[list[str], typer.Argument(metavar="PATH", help="Log files, folders, or - for standard input.")],
-    out: Annotated[str, typer.Option("--out", "-o", metavar="DIR", help="Folder for the Parquet tables (replaced "
-                                                                        "whole).")],
+    paths: LogPaths,
+    out: OutFolder,
     partition_by: Annotated[Optional[str], typer.Option(metavar="COLUMN", help="Write hive-style folders by this "
                                                                                "column.")] = None,
     top: Annotated[int, typer.Option(metavar="N", min=1, help="How many players and files to list.")] = 5,
