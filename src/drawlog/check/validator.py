@@ -157,6 +157,7 @@ class Validator:
                     number += blank
                     summary.blank_lines += blank
                     continue
+                events = None  # the last block's events freed first: decoding reuses their memory while hot
                 events = _decoded(block)
                 parts: list[bytes | int] = [block]
                 if events is None and _BLANK_RUN.search(block) is not None:

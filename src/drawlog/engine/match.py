@@ -17,7 +17,7 @@ from ..errors import Fault
 from .profiles import DRAW, GameRules
 from .rounds import BLOCKED, Round
 from .scoring import UNDECIDED, RoundScore, match_result
-from .tiles import FULL_SET, label, labels, tile_count, tile_id
+from .tiles import FULL_SET, label, labels, tile_bit, tile_count, tile_id
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
@@ -279,9 +279,17 @@ class Match:
     def _check_round_claims(self, score: RoundScore, winner: str | None,
                             points: Mapping[str, int]) -> list[Fault]:
         faults = []
-        expected_winner = self.names[score.winner] if score.winner is not None else None
+        names = self.names
+        expected_winner = names[score.winner] if score.winner is not None else None
         if winner != expected_winner:
             faults.append(Fault("R302", f"claims winner {_name(winner)}; {_why_winner(self, score)}"))
+        if len(points) == len(names):  # the usual claim, a number for each player: right unless one differs
+            awarded = score.end_points
+            seat = 0
+            while seat < len(names) and points.get(names[seat]) == awarded[seat]:
+                seat += 1
+            if seat == len(names):
+                return faults
         wrong = [
             f"claims {points.get(name, 0)} points for {name}; the hands left give {awarded}"
             for name, awarded in zip(self.names, score.end_points)
@@ -362,12 +370,15 @@ class Match:
 def _check_stock(stock: Sequence[Halves], undealt: int) -> tuple[list[Fault], list[int] | None]:
     """S103: the logged stock must be exactly the undealt tiles, each once."""
     order = [tile_id(halves) for halves in stock]
+    total = 0
+    for tile in order:
+        total += 1 << tile
+    if total == undealt and len(order) == tile_count(undealt):  # each undealt tile listed once
+        return [], order
     listed = twice = 0
     for tile in order:
         twice |= listed & 1 << tile
         listed |= 1 << tile
-    if listed == undealt and not twice:
-        return [], order
     problems = []
     extra = listed & ~undealt
     if extra:
@@ -403,8 +414,12 @@ def _dealt_again(tile: int, copies: dict[str, int]) -> str:
 def _bit_sum(tiles: Sequence[Halves]) -> int:
     """The sum of the tiles' bits: their bit set when each is listed once (a tile listed twice carries)."""
     total = 0
-    for halves in tiles:
-        total += 1 << tile_id(halves)
+    if isinstance(tiles, list):  # as decoded: compiled code indexes a list directly
+        for halves in tiles:
+            total += tile_bit(halves)
+    else:
+        for halves in tiles:
+            total += tile_bit(halves)
     return total
 
 

@@ -74,7 +74,7 @@ class Round:
         self.stock = stock
         self.stock_left = tile_count(stock) if 0 <= stock <= FULL_SET else stock.bit_count()
         # Kept reversed so the next tile is popped from the end.
-        self.stock_order = list(reversed(stock_order)) if stock_order is not None else None
+        self.stock_order = stock_order[::-1] if stock_order is not None else None
         self.line = Line()
         self.turn = opener
         #: The bit set of the seats that passed since the last draw or placement.

@@ -6,6 +6,9 @@ from typing import Final, NamedTuple
 
 from .tiles import pip_total
 
+#: ``tuple.__new__``, called on a named tuple class with the fields as one tuple.
+_NEW_TUPLE: Final = tuple.__new__
+
 
 class RoundScore(NamedTuple):
     """What a round gives each seat.
@@ -33,21 +36,35 @@ def score_round(hands: list[int], reason: str | None, winner: int | None) -> Rou
       its own once (3, 8, 10 → 8 + 10 − 3 = 15); a tied lowest total scores nothing.
     * anything else (the round is not over): nobody scores.
     """
-    pips = tuple(pip_total(hand) for hand in hands)
-    points = [0] * len(hands)
+    seats = len(hands)
+    left = [0] * seats
+    total = 0
+    lowest = -1
+    lowest_seat: int | None = None
+    for seat in range(seats):
+        pips = pip_total(hands[seat])
+        left[seat] = pips
+        total += pips
+        if lowest < 0 or pips < lowest:
+            lowest, lowest_seat = pips, seat
+        elif pips == lowest:
+            lowest_seat = None  # a tie for the lowest total, so far
+    points = [0] * seats
     if reason == "domino" and winner is not None:
-        points[winner] = sum(pips) - pips[winner]
-    elif reason == "blocked":
-        lowest = min(pips)
-        if pips.count(lowest) == 1:
-            winner = pips.index(lowest)
-            points[winner] = sum(pips) - lowest - lowest
-        else:
-            winner = None
+        points[winner] = total - left[winner]
+    elif reason == "blocked" and lowest_seat is not None:
+        winner = lowest_seat
+        points[winner] = total - lowest - lowest
     else:
         winner = None
     awarded = tuple(points)
-    return RoundScore(reason, winner, awarded, pips, awarded, (0,) * len(hands))
+    return _round_score(reason, winner, awarded, tuple(left), awarded, (0,) * seats)
+
+
+def _round_score(reason: str | None, winner: int | None, points: tuple[int, ...], pips: tuple[int, ...],
+                 end_points: tuple[int, ...], play_points: tuple[int, ...]) -> RoundScore:
+    """A :class:`RoundScore` made without its generated ``__new__`` (a Python-level call each round)."""
+    return _NEW_TUPLE(RoundScore, (reason, winner, points, pips, end_points, play_points))
 
 
 def round_to_five(pips: int) -> int:
@@ -66,8 +83,8 @@ def score_fives_round(hands: list[int], reason: str | None, winner: int | None,
     over = reason == "domino" or reason == "blocked"
     end = tuple(-round_to_five(left) for left in pips) if over else (0,) * len(hands)
     played = tuple(play_points)
-    return RoundScore(reason, winner if reason == "domino" else None,
-                      tuple(a + b for a, b in zip(end, played)), pips, end, played)
+    return _round_score(reason, winner if reason == "domino" else None,
+                        tuple(a + b for a, b in zip(end, played)), pips, end, played)
 
 
 class MatchResult(NamedTuple):
@@ -93,5 +110,5 @@ def match_result(scores: list[int], target: int) -> MatchResult:
     if best < target:
         return UNDECIDED
     if scores.count(best) > 1:
-        return MatchResult(True, None, True)
-    return MatchResult(True, scores.index(best), False)
+        return _NEW_TUPLE(MatchResult, (True, None, True))
+    return _NEW_TUPLE(MatchResult, (True, scores.index(best), False))

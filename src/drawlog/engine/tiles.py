@@ -54,11 +54,17 @@ for _subset in range(1, 1 << _HALF):
 _COUNT: Final = [subset.bit_count() for subset in range(1 << _HALF)]
 
 _ID_BY_CODE: Final[list[int]] = [TILE_ID[(code // 7, code % 7)] for code in range(49)]
+_BIT_BY_CODE: Final[list[int]] = [1 << tile for tile in _ID_BY_CODE]
 
 
 def tile_id(halves: tuple[int, int]) -> int:
     """The id of the tile with these halves (each 0–6), in either order."""
     return _ID_BY_CODE[halves[0] * 7 + halves[1]]
+
+
+def tile_bit(halves: tuple[int, int]) -> int:
+    """The one-tile bit set of the tile with these halves (each 0–6): ``1 << tile_id(halves)``."""
+    return _BIT_BY_CODE[halves[0] * 7 + halves[1]]
 
 
 def is_double(tile: int) -> bool:
