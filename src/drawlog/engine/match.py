@@ -182,8 +182,9 @@ class Match:
         hand_sets = [0] * self.players
         dealt = 0
         clean = len(hands) == self.players
-        for name, tiles in hands.items():
-            seat = self.seat_of.get(name)
+        seat_of = self.seat_of
+        for name, tiles in (hands if isinstance(hands, dict) else dict(hands)).items():
+            seat = seat_of.get(name)
             mask = _bit_sum(tiles)
             if seat is None or len(tiles) != size or mask > FULL_SET or tile_count(mask) != size or mask & dealt:
                 clean = False
@@ -369,7 +370,7 @@ class Match:
 
 def _check_stock(stock: Sequence[Halves], undealt: int) -> tuple[list[Fault], list[int] | None]:
     """S103: the logged stock must be exactly the undealt tiles, each once."""
-    order = [tile_id(halves) for halves in stock]
+    order = _tile_ids(stock)
     total = 0
     for tile in order:
         total += 1 << tile
@@ -421,6 +422,13 @@ def _bit_sum(tiles: Sequence[Halves]) -> int:
         for halves in tiles:
             total += tile_bit(halves)
     return total
+
+
+def _tile_ids(tiles: Sequence[Halves]) -> list[int]:
+    """The ids of the tiles, in order."""
+    if isinstance(tiles, list):  # as decoded: compiled code indexes a list directly
+        return [tile_id(halves) for halves in tiles]
+    return [tile_id(halves) for halves in tiles]
 
 
 def _name(name: str | None) -> str:

@@ -21,8 +21,9 @@ from datetime import datetime
 from typing import Any, Final, cast
 
 import pyarrow as pa
+from msgspec.structs import astuple
 
-from ..check.replay import Observer, Table
+from ..check.replay import MOVE_FIELDS, Observer, Table
 from ..check.violations import Violation
 from ..engine.allfives import FivesRound
 from ..engine.rounds import Round
@@ -101,6 +102,11 @@ TABLES = tuple(SCHEMAS)
 
 _DRAW: Final = Draw
 _PLAY: Final = Play
+#: A struct's fields as a tuple (see :data:`~drawlog.check.replay.MOVE_FIELDS`), and where a play's are in it.
+_FIELDS: Final = astuple
+_TILE: Final = MOVE_FIELDS[Play].index("tile")
+_END: Final = MOVE_FIELDS[Play].index("end")
+_POINTS: Final = MOVE_FIELDS[Play].index("points")
 
 #: The schema each table is written with (the moves' strings as dictionaries; they read back as strings).
 WRITE_SCHEMAS = {name: text_as_dictionary(schema) if name == "moves" else schema for name, schema in SCHEMAS.items()}
@@ -195,20 +201,22 @@ class StatsRecorder(Observer):
             applied = not any(fault.impossible for fault in faults)
         tile, end = TILE_COUNT, NO_END
         claimed: int | None = None
-        if isinstance(event, _PLAY):
+        kind = type(event)  # (the replay takes no subclass of an event class: no isinstance needed)
+        if kind is _PLAY:
+            fields: tuple[Any, ...] = _FIELDS(event)  # one call, not an attribute lookup each
             action = PLAY_CODE
-            tile = tile_id(event.tile)
-            logged_end = event.end
+            tile = tile_id(fields[_TILE])
+            logged_end = fields[_END]
             if logged_end is not None:
                 end = LEFT_END if logged_end == "left" else RIGHT_END if logged_end == "right" \
                     else UP_END if logged_end == "up" else DOWN_END
-            claimed = event.points
+            claimed = fields[_POINTS]
             tally.plays[seat] += 1
             if tally.opening < 0 and applied:
                 tally.opening = tile
-        elif isinstance(event, _DRAW):
+        elif kind is _DRAW:
             action = DRAW_CODE
-            tile = tile_id(event.tile)
+            tile = tile_id(cast(Draw, event).tile)
             tally.draws[seat] += 1
             if could_play:
                 tally.voluntary[seat] += 1
