@@ -182,9 +182,8 @@ class Match:
         hand_sets = [0] * self.players
         dealt = 0
         clean = len(hands) == self.players
-        seat_of = self.seat_of
-        for name, tiles in (hands if isinstance(hands, dict) else dict(hands)).items():
-            seat = seat_of.get(name)
+        for name, tiles in hands.items():
+            seat = self.seat_of.get(name)
             mask = _bit_sum(tiles)
             if seat is None or len(tiles) != size or mask > FULL_SET or tile_count(mask) != size or mask & dealt:
                 clean = False
