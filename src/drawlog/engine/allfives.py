@@ -217,7 +217,7 @@ class FivesRound(Round):
         self.tableau.place_tile(halves, end)
         points = scored(self.tableau.count())
         self.last_points = points
-        self.play_points[seat] += points
+        self.play_points[seat] = self.play_points[seat] + points
         self.passed = 0
         self.must_place = NO_TILE
         self.turn = seat + 1 if seat + 1 < len(self.hands) else 0

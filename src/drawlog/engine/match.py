@@ -336,7 +336,7 @@ class Match:
         assert state is not None
         score = state.score()
         for seat, points in enumerate(score.points):
-            self.scores[seat] += points
+            self.scores[seat] = self.scores[seat] + points
         self.round_open = False
         if not self.result.decided:
             self.result = match_result(self.scores, self.target)

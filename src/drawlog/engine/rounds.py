@@ -232,7 +232,8 @@ class Round:
         if self.missing & bit:
             self._claim(seat, bit)
             return
-        self.hands[seat] |= bit
+        hands = self.hands  # (an item updated as `a[i] = a[i] | b`: compiled code skips the generic |=)
+        hands[seat] = hands[seat] | bit
         self.stock &= ~bit
         self.stock_left -= 1
         order = self.stock_order
@@ -245,7 +246,7 @@ class Round:
                     self.stock &= ~skipped
                     self.stock_left -= 1
                     self.missing |= skipped
-                    self.hands[seat] |= skipped
+                    hands[seat] = hands[seat] | skipped
                 order.pop()
             else:
                 self.stock_order = None
@@ -254,8 +255,8 @@ class Round:
         """Give ``seat`` a tile of a missing draw (:attr:`missing`), from whichever hand it was presumed in."""
         self.missing &= ~bit
         for other in range(len(self.hands)):
-            self.hands[other] &= ~bit
-        self.hands[seat] |= bit
+            self.hands[other] = self.hands[other] & ~bit
+        self.hands[seat] = self.hands[seat] | bit
 
     # -- play --------------------------------------------------------------
 

@@ -211,18 +211,18 @@ class StatsRecorder(Observer):
                 end = LEFT_END if logged_end == "left" else RIGHT_END if logged_end == "right" \
                     else UP_END if logged_end == "up" else DOWN_END
             claimed = fields[_POINTS]
-            tally.plays[seat] += 1
+            tally.plays[seat] = tally.plays[seat] + 1  # (not +=: compiled code would add generically)
             if tally.opening < 0 and applied:
                 tally.opening = tile
         elif kind is _DRAW:
             action = DRAW_CODE
             tile = tile_id(cast(Draw, event).tile)
-            tally.draws[seat] += 1
+            tally.draws[seat] = tally.draws[seat] + 1
             if could_play:
-                tally.voluntary[seat] += 1
+                tally.voluntary[seat] = tally.voluntary[seat] + 1
         else:
             action = PASS_CODE
-            tally.passes[seat] += 1
+            tally.passes[seat] = tally.passes[seat] + 1
         ends = state.line
         left, right = ends.left, ends.right
         moves = self._moves
