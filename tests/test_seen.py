@@ -117,3 +117,14 @@ def test_started_before_keeps_the_first_start():
     replay.dispatch(MatchStart(match="m1", players=["a", "b"]), 5)
     assert [(found.code, found.message) for found in reporter.found] == [
         ("F005", "match m1 is started a second time (first at first.jsonl:10)")]
+
+
+def test_slots_widen_when_they_cannot_hold_the_entries():
+    # With 30 bits of hash in a 32-bit slot, only entries 1-3 fit: the fourth makes the index 64-bit.
+    seen = SeenIds(hash_of=lambda key: hash(key) if key != b"x" else 0, tag_bits=30)
+    ids = [f"id{number}" for number in range(40)] + ["x"]
+    for line, match_id in enumerate(ids, 1):
+        assert seen.add(match_id, 0, line) is None
+    for line, match_id in enumerate(ids, 1):
+        assert seen.add(match_id, 1, 1) == (0, line)
+    assert "y" not in seen

@@ -3,7 +3,7 @@
 A replay must know every match id ever started (F005 names the first start;
 F004 says whether a match has ended or never started). A ``dict`` of them costs
 about 130 bytes an id; :class:`SeenIds` keeps them in a few flat columns instead,
-about 20 bytes an id beside the id's own UTF-8 bytes, and stays exact: a hash
+about 17 bytes an id beside the id's own UTF-8 bytes, and stays exact: a hash
 only says where to look, and a hit is confirmed by comparing the id's bytes.
 """
 
@@ -17,7 +17,10 @@ from typing import Final
 _ERRORS: Final = "surrogatepass"
 #: Slots in the index at first; it doubles when more than half full.
 _FIRST_SLOTS: Final = 8
-_LOW32: Final = 0xFFFFFFFF
+#: Bits of an index slot that hold a few bits of its id's hash (the rest hold the entry): in 32-bit slots,
+#: then in 64-bit slots once there are too many entries for 32.
+_TAG_BITS: Final = 8
+_WIDE_TAG_BITS: Final = 32
 
 
 def _key(match_id: str) -> bytes:
@@ -35,28 +38,29 @@ class SeenIds:
     """Match ids, each with the file (an index) and line where it was first started.
 
     The ids' bytes are stored one after another in one ``bytearray``; entry
-    ``n`` holds the end of its bytes, its line, its file index and its hash in
-    ``array`` columns (32-bit, widened to 64 bits once a value needs it). An
+    ``n`` holds the end of its bytes, its line and its file index in ``array``
+    columns (32-bit or less, widened to 64 bits once a value needs it). An
     open-addressing index (linear probing, at most half full) maps the hash of
-    an id's bytes to its entry. Exact whatever the hashes: two ids are the same
-    only when their bytes are. ``hash_of`` hashes an id's bytes (``hash`` unless
-    a test forces collisions).
+    an id's bytes to its entry; each slot holds the entry and the top bits of
+    the hash, so an id's bytes are compared only when those match. Exact
+    whatever the hashes: two ids are the same only when their bytes are.
+    ``hash_of`` hashes an id's bytes (``hash`` unless a test forces collisions);
+    ``tag_bits``: the hash's bits in a 32-bit slot (fewer entries fit; for tests).
     """
 
-    def __init__(self, hash_of: Callable[[bytes], int] = hash) -> None:
+    def __init__(self, hash_of: Callable[[bytes], int] = hash, tag_bits: int = _TAG_BITS) -> None:
         self._hash_of = hash_of
         self._data = bytearray()
         self._ends = array("I")
         self._lines = array("I")
         self._files = array("B")
-        #: The low 32 bits of each entry's hash: compared before the bytes, and used to place it when the index grows.
-        self._hashes = array("I")
-        #: ``entry + 1`` in each slot, 0 in an empty one.
+        #: ``(entry + 1) << tag bits | the hash's top tag bits`` in each slot, 0 in an empty one.
         self._slots = array("I", [0]) * _FIRST_SLOTS
         self._mask = _FIRST_SLOTS - 1
+        self._narrow_tag_bits = self._tag_bits = tag_bits
 
     def __len__(self) -> int:
-        return len(self._hashes)
+        return len(self._lines)
 
     def __contains__(self, match_id: object) -> bool:
         return isinstance(match_id, str) and self._find(_key(match_id))[0] >= 0
@@ -72,7 +76,7 @@ class SeenIds:
         entry, slot, hashed = self._find(key)
         if entry >= 0:
             return self._location(entry)
-        entry = len(self._hashes)
+        entry = len(self._lines)
         self._data += key
         self._ends = _widened(self._ends, len(self._data))
         self._ends.append(len(self._data))
@@ -80,49 +84,68 @@ class SeenIds:
         self._lines.append(line)
         self._files = _widened(self._files, file_index)
         self._files.append(file_index)
-        self._hashes.append(hashed)
-        self._slots = _widened(self._slots, entry + 1)
-        self._slots[slot] = entry + 1
-        if 2 * (entry + 1) > self._mask + 1:
-            self._grow()
+        count, bits = self._mask + 1, self._tag_bits
+        if 2 * (entry + 1) <= count and (entry + 1) >> (8 * self._slots.itemsize - bits) == 0:
+            self._slots[slot] = (entry + 1) << bits | _tag(hashed, bits)
+            return None
+        # More than half full, or too many entries for 32-bit slots: a new index places them all, this one too.
+        self._reindex(count if 2 * (entry + 1) <= count else 2 * count)
         return None
 
     @property
     def nbytes(self) -> int:
         """The bytes the record holds (its columns and index; not Python's object headers)."""
         return (len(self._data) + len(self._ends) * self._ends.itemsize + len(self._lines) * self._lines.itemsize
-                + len(self._files) * self._files.itemsize + len(self._hashes) * self._hashes.itemsize
-                + len(self._slots) * self._slots.itemsize)
+                + len(self._files) * self._files.itemsize + len(self._slots) * self._slots.itemsize)
 
     def _location(self, entry: int) -> tuple[int, int]:
         return self._files[entry], self._lines[entry]
 
     def _find(self, key: bytes) -> tuple[int, int, int]:
         """``(entry, slot, hash)``: the key's entry (-1 if absent), the slot it is in or would go in, its hash."""
-        hashed = self._hash_of(key) & _LOW32
-        slots, hashes, ends, data, mask = self._slots, self._hashes, self._ends, self._data, self._mask
+        hashed = self._hash_of(key)
+        slots, ends, data, mask, bits = self._slots, self._ends, self._data, self._mask, self._tag_bits
+        tag = _tag(hashed, bits)
+        tags = (1 << bits) - 1
         size = len(key)
         slot = hashed & mask
         while True:
             held = slots[slot]
             if held == 0:
                 return -1, slot, hashed
-            entry = held - 1
-            if hashes[entry] == hashed:
+            if held & tags == tag:
+                entry = (held >> bits) - 1
                 end = ends[entry]
                 start = ends[entry - 1] if entry else 0
                 if end - start == size and data[start:end] == key:
                     return entry, slot, hashed
             slot = (slot + 1) & mask
 
-    def _grow(self) -> None:
-        """Double the index and place every entry again by its hash."""
-        count = 2 * (self._mask + 1)
+    def _reindex(self, count: int) -> None:
+        """A new index of ``count`` slots (a power of two), every entry placed again by its id's hash.
+
+        Its slots are 32-bit while they can hold the entries, else 64-bit with more bits of the hash.
+        """
+        entries = len(self._lines)
+        bits = self._narrow_tag_bits
+        slots = array("I", [0]) * count
+        if entries >> (32 - bits):
+            bits = _WIDE_TAG_BITS
+            slots = array("Q", [0]) * count
         mask = count - 1
-        slots = array("I" if len(self._hashes) < _LOW32 else "Q", [0]) * count
-        for entry, hashed in enumerate(self._hashes):
+        ends, data, hash_of = self._ends, self._data, self._hash_of
+        start = 0
+        for entry in range(entries):
+            end = ends[entry]
+            hashed = hash_of(bytes(data[start:end]))
+            start = end
             slot = hashed & mask
             while slots[slot]:
                 slot = (slot + 1) & mask
-            slots[slot] = entry + 1
-        self._slots, self._mask = slots, mask
+            slots[slot] = (entry + 1) << bits | _tag(hashed, bits)
+        self._slots, self._mask, self._tag_bits = slots, mask, bits
+
+
+def _tag(hashed: int, bits: int) -> int:
+    """The top ``bits`` of a 64-bit hash (the low ones place it in the index)."""
+    return (hashed >> (64 - bits)) & ((1 << bits) - 1)
