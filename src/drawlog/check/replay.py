@@ -10,18 +10,19 @@ It knows nothing of files or JSON: :mod:`drawlog.validator` feeds it events.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final
 
 from msgspec.structs import astuple
 from mypy_extensions import mypyc_attr
 
-from ..engine.match import MAX_PLAYERS, MIN_PLAYERS, Match, check_players
+from ..engine.match import MAX_PLAYERS, MIN_PLAYERS, Match, check_players, seating
 from ..engine.profiles import PROFILES, GameRules, house_rules
 from ..engine.rounds import Round
 from ..errors import Fault
 from ..log.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
 from .rules import SEVERITY, WARNING
+from .seen import SeenIds
 from .violations import Reporter
 
 # The event classes as compiled constants: a module global would be looked up on every event.
@@ -64,12 +65,14 @@ def second_start(match_id: str, file: str, line: int) -> str:
 class Table:
     """A match being replayed: the engine's state plus what the log format adds (seq, lines)."""
 
-    __slots__ = ("id", "match", "seat_of", "round", "last_seq", "top_seq", "last_line", "errors", "reported",
-                 "finished", "observed")
+    __slots__ = ("id", "_match", "_rules", "seat_of", "round", "last_seq", "top_seq", "last_line", "errors",
+                 "reported", "finished", "observed")
 
     def __init__(self, match_id: str, match: Match | None, line: int) -> None:
         self.id = match_id
-        self.match = match
+        self._match = match
+        #: The rules of a match to replay whose :class:`Match` is not built yet (see :meth:`set_up`).
+        self._rules: GameRules | None = None
         self.seat_of = match.seat_of if match is not None else {}
         self.round: Round | None = None
         #: The last ``seq`` read, and the highest: either may be followed by the next number.
@@ -84,17 +87,42 @@ class Table:
         #: Whatever the replay's observer keeps for this match; the replay never reads it.
         self.observed: Any = None
 
+    @property
+    def match(self) -> Match | None:
+        """The match's replayed state (None when it is not replayed), built when first asked for."""
+        match = self._match
+        if match is None and self._rules is not None:
+            match = self._match = Match(list(self.seat_of), rules=self._rules)
+            self._rules = None
+        return match
+
+    @property
+    def replayed(self) -> bool:
+        """Whether the match is replayed (it has a :attr:`match`), without building its :class:`Match`."""
+        return self._match is not None or self._rules is not None
+
+    def set_up(self, seats: list[str], rules: GameRules) -> None:
+        """Replay the match with ``seats`` under ``rules``; its :class:`Match` is built at its first use.
+
+        So a match open without a round yet holds no more than its seating (shared) and rules.
+        """
+        self._match = None
+        self._rules = rules
+        self.seat_of = seating(seats)[1]
+
     def round_number(self) -> int | None:
         """The round in play, or the last one started (None before any)."""
         if self.round is not None:
             return self.round.number
-        if self.match is not None and self.match.rounds_started:
-            return self.match.rounds_started
+        if self._match is not None and self._match.rounds_started:
+            return self._match.rounds_started
         return None
 
     def upcoming_round(self) -> int | None:
         """The number the replay gives the next round_start (None when the match is not replayed)."""
-        return self.match.rounds_started + 1 if self.match is not None else None
+        if self._match is not None:
+            return self._match.rounds_started + 1
+        return 1 if self._rules is not None else None
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -145,8 +173,8 @@ class Replay:
         #: The rules of the match_starts seen, by variant, players, hand, reserve and target (few distinct ones).
         self._rules: dict[tuple[str, int, int | None, int | None, int | None],
                           tuple[list[Fault], GameRules | None]] = {}
-        #: Where each match id was first started: ``line << 32 | index`` into ``_files`` (one int an id).
-        self._seen: dict[str, int] = {}
+        #: Where each match id was first started: an index into ``_files`` and a line (exact, compact).
+        self._seen = SeenIds()
         self._files: list[str] = []
         self._file_index: dict[str, int] = {}
         #: Called with the :class:`Table` of each match id started for the first time in this replay, before
@@ -163,8 +191,7 @@ class Replay:
         """
         seen = self._seen
         for match_id, (file, line) in starts.items():
-            if match_id not in seen:
-                seen[match_id] = line << 32 | self._index_of(file)
+            seen.add(match_id, self._index_of(file), line)
 
     def dispatch(self, event: Any, line: int) -> None:
         """Replay one decoded event, found on ``line``."""
@@ -207,8 +234,17 @@ class Replay:
 
     def end_input(self) -> None:
         """F006 for every match still open; the next input starts with none."""
+        for _ in self.ending_input():
+            pass
+
+    def ending_input(self) -> Iterator[None]:
+        """:meth:`end_input` one match at a time: yields after each F006, for the caller to flush the reporter.
+
+        So the violations of many open matches are never all held at once.
+        """
         for table in self.tables.values():
             self._unfinished(table, f"input ended inside match {table.id}: no match_end", "the end of the input")
+            yield None
         self.tables = {}
         self._last = None
         self._start_order.clear()
@@ -216,7 +252,7 @@ class Replay:
     def _unfinished(self, table: Table, message: str, what: str) -> None:
         """F006 for a match closed without match_end; its open round is settled as it stands (F006 says why)."""
         self._emit("F006", message, table.last_line, table.id, table.round_number(), None, table)
-        if table.match is not None:
+        if table._match is not None:  # (a match not built has no round open)
             self._close_open_round(table, what, table.last_line)
         if self.observer is not None:
             self.observer.match_ended(table, None, table.last_line)
@@ -327,9 +363,7 @@ class Replay:
 
     def _match_start(self, event: MatchStart, line: int) -> None:
         match_id = event.match
-        first = self._seen.get(match_id)
-        if first is None:
-            self._seen[match_id] = line << 32 | self._index_of(self.reporter.file)
+        first = self._seen.add(match_id, self._index_of(self.reporter.file), line)
         self.reporter.summary.matches += 1
         table = Table(match_id, None, line)
         if first is None and self.on_first_start is not None:
@@ -338,7 +372,7 @@ class Replay:
         if previous is not None and self.observer is not None:
             self.observer.match_ended(previous, None, previous.last_line)  # replaced, never finished
         if first is not None:
-            self._emit("F005", second_start(match_id, self._files[first & 0xFFFFFFFF], first >> 32), line, match_id,
+            self._emit("F005", second_start(match_id, self._files[first[0]], first[1]), line, match_id,
                        None, None, table)
         self.tables[match_id] = table
         self._last = None
@@ -368,8 +402,7 @@ class Replay:
         faults, rules = known
         self._faults(faults, line, table, None)
         if rules is not None:
-            table.match = Match(seats, rules=rules)
-            table.seat_of = table.match.seat_of
+            table.set_up(seats, rules)
 
     def _round_start(self, event: RoundStart, line: int) -> None:
         table = self.tables.get(event.match)

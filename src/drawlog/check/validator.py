@@ -111,7 +111,8 @@ class Validator:
         finally:
             self.summary.lines += number
             self.summary.events += number
-        self.replay.end_input()
+        for _ in self.replay.ending_input():
+            yield from reporter.flush()
         yield from reporter.flush()
 
     def start_input(self, file: str) -> None:
@@ -193,7 +194,8 @@ class Validator:
         finally:
             summary.lines += number
             summary.events += number - (summary.blank_lines + summary.invalid_lines - skipped_before)
-        self.replay.end_input()
+        for _ in self.replay.ending_input():
+            yield from reporter.flush()
         yield from reporter.flush()
 
     # -- decoding a line the fast path refused -------------------------------

@@ -49,6 +49,24 @@ def check_players(players: Sequence[str]) -> tuple[list[Fault], list[str]]:
     return faults, seats
 
 
+#: Seatings lately built, by their names: matches of the same players share one (a match open is smaller).
+_SEATINGS: Final[dict[tuple[str, ...], tuple[tuple[str, ...], dict[str, int]]]] = {}
+#: The most seatings kept; past it they are forgotten and built afresh.
+SEATINGS_KEPT: Final = 4096
+
+
+def seating(players: Sequence[str]) -> tuple[tuple[str, ...], dict[str, int]]:
+    """The players by seat, as a tuple, and ``{name: seat}``: the same objects for the same names (do not modify)."""
+    names = tuple(players)
+    known = _SEATINGS.get(names)
+    if known is None:
+        known = names, {name: seat for seat, name in enumerate(names)}
+        if len(_SEATINGS) >= SEATINGS_KEPT:
+            _SEATINGS.clear()
+        _SEATINGS[names] = known
+    return known
+
+
 class Deal(NamedTuple):
     """A checked deal, ready to start a round; ``logged_number``: the log's own number, when it differs."""
 
@@ -68,10 +86,10 @@ class Match:
     """
 
     def __init__(self, players: Sequence[str], target: int | None = None, rules: GameRules | None = None) -> None:
-        self.names = tuple(players)
+        #: The players by seat, and each player's seat (shared by matches of the same players: never modify it).
+        self.names, self.seat_of = seating(players)
         #: How many players sit at the table.
         self.players = len(self.names)
-        self.seat_of = {name: seat for seat, name in enumerate(self.names)}
         self.rules = rules if rules is not None else DRAW.rules_for(self.players, target=target)
         self.profile = self.rules.profile
         self.target = self.rules.target

@@ -118,7 +118,7 @@ class _MatchNotes:
     __slots__ = ("tournament", "table_name", "file", "path", "variant", "started_at", "player_names", "first_line",
                  "round")
 
-    def __init__(self, event: MatchStart, file: str, path: str | None, line: int) -> None:
+    def __init__(self, event: MatchStart, file: str, path: str | None, line: int, replayed: bool = False) -> None:
         meta = event.meta or {}
         self.tournament = _text(meta.get("tournament"))
         self.table_name = _text(meta.get("table"))
@@ -126,7 +126,8 @@ class _MatchNotes:
         self.path = path
         self.variant = event.variant
         self.started_at = _timestamp(event.ts)
-        self.player_names = list(event.players)
+        #: The players as logged, for a match not replayed (a replayed one has its match's names).
+        self.player_names: list[str] | None = list(event.players) if not replayed else None
         self.first_line = line
         self.round: _RoundNotes | None = None
 
@@ -176,7 +177,7 @@ class StatsRecorder(Observer):
 
     def match_started(self, table: Table, event: MatchStart, line: int) -> None:
         file = self._current_file()
-        notes = _MatchNotes(event, file, self.path_of(file), line)
+        notes = _MatchNotes(event, file, self.path_of(file), line, table.replayed)
         self._matches[table.id] = notes
         table.observed = notes
 
@@ -284,7 +285,7 @@ class StatsRecorder(Observer):
         if len(ended) > ENDED_KEPT:
             ended.popitem(last=False)
         match = table.match
-        names = list(match.names) if match else notes.player_names
+        names = list(match.names) if match else notes.player_names or []
         result = match.result if match is not None else None
         complete = claim is not None
         # A winner (or a draw) only for a finished match: one the input cut short has neither.
