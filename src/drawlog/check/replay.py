@@ -51,7 +51,7 @@ _DREW: Final = 0
 _PASSED: Final = 2
 
 #: The most matches kept open at once by default (``--max-open-matches``): far more than any tournament plays at once.
-MAX_OPEN_MATCHES: Final = 100_000
+MAX_OPEN_MATCHES: Final = 50_000
 #: How F004 ends for an event of a match id not open: started before (in any input read) or never.
 ENDED: Final = "which has ended"
 NOT_STARTED: Final = "which has not started"

@@ -15,8 +15,8 @@ from typing import Final
 
 #: An id as bytes: UTF-8, lone surrogates (a JSON string may hold them) encoded as themselves.
 _ERRORS: Final = "surrogatepass"
-#: Slots in the index at first; it doubles when more than half full.
-_FIRST_SLOTS: Final = 8
+#: Slots in the index at first (4 KB); it doubles when more than half full.
+_FIRST_SLOTS: Final = 1024
 #: Bits of an index slot that hold a few bits of its id's hash (the rest hold the entry): in 32-bit slots,
 #: then in 64-bit slots once there are too many entries for 32.
 _TAG_BITS: Final = 8
@@ -78,11 +78,13 @@ class SeenIds:
             return self._location(entry)
         entry = len(self._lines)
         self._data += key
-        self._ends = _widened(self._ends, len(self._data))
-        self._ends.append(len(self._data))
-        self._lines = _widened(self._lines, line)
+        end = len(self._data)
+        if end > 0xFFFFFFFF or line > 0xFFFFFFFF or file_index > 0xFF:  # (rare: each column checked only then)
+            self._ends = _widened(self._ends, end)
+            self._lines = _widened(self._lines, line)
+            self._files = _widened(self._files, file_index)
+        self._ends.append(end)
         self._lines.append(line)
-        self._files = _widened(self._files, file_index)
         self._files.append(file_index)
         count, bits = self._mask + 1, self._tag_bits
         if 2 * (entry + 1) <= count and (entry + 1) >> (8 * self._slots.itemsize - bits) == 0:
