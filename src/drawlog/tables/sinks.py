@@ -210,9 +210,6 @@ _SEATS: Final = _int64(4)
 _AS_INT8: Final = pc.CastOptions.unsafe(pa.int8())
 _AS_INT32: Final = pc.CastOptions.unsafe(pa.int32())
 _CODES: Final = pa.list_(pa.string())
-#: Which values of a context (see :meth:`MoveSink.context`) are text columns of every move: match,
-#: tournament, table_name, file, variant and path.
-_TEXT_CONTEXT: Final = (0, 2, 3, 4, 6, 7)
 
 
 class MoveSink:
@@ -284,24 +281,10 @@ class MoveSink:
         """Write the pending moves as one row group and forget the contexts."""
         count = len(self.lines)
         if count:
-            # Python's values become Arrow arrays here (that needs the GIL); the rest is Arrow compute, done
-            # with the writing (beside the replay, in the writer thread when there is one).
-            packed = pa.array(self.packed, pa.int64())
-            lines = pa.array(self.lines, pa.int64())
-            faults = pa.array([self.faults.get(row) for row in range(count)], _CODES) \
-                if self.faults else pa.nulls(count, _CODES)
-            extras = _extra_columns(self.extras, count)
-            values = list(zip(*self.contexts))
-            rounds = {index: _text_values(values[index]) for index in _TEXT_CONTEXT}
-            names = _text_values([name for row in self.contexts for name in (*row[5], None, None, None, None)[:4]])
-            numbers = pa.array(values[1], pa.int32())
-            oversized = self.oversized
-
-            def write() -> None:
-                columns = _columns(packed, lines, faults, extras, rounds, names, numbers, oversized)
-                self._writer.write(pa.Table.from_arrays(columns, schema=self.write_schema))
-
-            self._submit(write)
+            columns = self._columns(self.packed, self.lines, self.faults, self.contexts, self.oversized,
+                                    self.extras)
+            table = pa.Table.from_arrays(columns, schema=self.write_schema)
+            self._submit(lambda: self._writer.write(table))
             self.rows += count
             self.packed = []
             self.lines = []
@@ -310,48 +293,49 @@ class MoveSink:
             self.oversized = {}
         self.contexts = []
 
+    def _columns(self, packed_moves: list[int], lines: list[int], faults_by_row: dict[int, list[str]],
+                 rounds: list[tuple[Any, ...]], oversized: dict[int, tuple[int, int]],
+                 extras: dict[int, tuple[int, int | None, int, int]]) -> list[Any]:
+        call = pc.call_function
+        packed = pa.array(packed_moves, pa.int64())
+        fields = {name: call("bit_wise_and", [call("shift_right", [packed, shift]), mask])
+                  for name, shift, mask in _UNPACK}
+        if oversized:
+            context_column, ply_column = fields["context"].to_pylist(), fields["ply"].to_pylist()
+            for row, (context_index, ply) in oversized.items():
+                context_column[row], ply_column[row] = context_index, ply
+            fields["context"] = pa.array(context_column, pa.int64())
+            fields["ply"] = pa.array(ply_column, pa.int64())
+        context = fields["context"]
+        contexts = list(zip(*rounds))
+        names = [name for row in rounds for name in (*row[5], None, None, None, None)[:4]]
+
+        def per_round(index: int) -> Any:
+            return call("take", [_text_values(contexts[index]), context])
+
+        def small(name: str) -> Any:
+            return call("cast", [fields[name]], _AS_INT8)
+
+        count = len(lines)
+        faults = pa.array([faults_by_row.get(row) for row in range(count)], _CODES) \
+            if faults_by_row else pa.nulls(count, _CODES)
+        seat = call("add", [call("multiply", [context, _SEATS]), fields["seat"]])
+        points, claimed, up, down = _extra_columns(extras, count)
+        return [
+            per_round(0), call("take", [pa.array(contexts[1], pa.int32()), context]),
+            call("cast", [fields["ply"]], _AS_INT32), pa.array(lines, pa.int64()),
+            call("take", [_text_values(names), seat]), call("take", [_ACTIONS, fields["action"]]),
+            call("take", [_TILE_HALVES, fields["tile"]]), call("take", [_END_NAMES, fields["end"]]),
+            call("take", [_PIPS, fields["left"]]), call("take", [_PIPS, fields["right"]]), up, down,
+            small("stock_left"), small("hand_size"), call("equal", [fields["could_play"], _ONE]),
+            call("equal", [fields["applied"], _ONE]), faults, points, claimed,
+            per_round(2), per_round(3), per_round(4), per_round(7), per_round(6),
+        ]
+
     def close(self) -> None:
         """Write what is left and close the file."""
         self.flush()
         self._writer.close()
-
-
-def _columns(packed: Any, lines: Any, faults: Any, extras: tuple[Any, Any, Any, Any], rounds: dict[int, Any],
-             names: Any, numbers: Any, oversized: dict[int, tuple[int, int]]) -> list[Any]:
-    """The moves table's columns from the packed moves, as Arrow arrays (see :meth:`MoveSink.flush`).
-
-    ``rounds`` holds the contexts' text values by their index (see :meth:`MoveSink.context`), ``names``
-    the players of each context (four a context), ``numbers`` the contexts' round numbers.
-    """
-    call = pc.call_function
-    fields = {name: call("bit_wise_and", [call("shift_right", [packed, shift]), mask])
-              for name, shift, mask in _UNPACK}
-    if oversized:
-        context_column, ply_column = fields["context"].to_pylist(), fields["ply"].to_pylist()
-        for row, (context_index, ply) in oversized.items():
-            context_column[row], ply_column[row] = context_index, ply
-        fields["context"] = pa.array(context_column, pa.int64())
-        fields["ply"] = pa.array(ply_column, pa.int64())
-    context = fields["context"]
-
-    def per_round(index: int) -> Any:
-        return call("take", [rounds[index], context])
-
-    def small(name: str) -> Any:
-        return call("cast", [fields[name]], _AS_INT8)
-
-    seat = call("add", [call("multiply", [context, _SEATS]), fields["seat"]])
-    points, claimed, up, down = extras
-    return [
-        per_round(0), call("take", [numbers, context]),
-        call("cast", [fields["ply"]], _AS_INT32), lines,
-        call("take", [names, seat]), call("take", [_ACTIONS, fields["action"]]),
-        call("take", [_TILE_HALVES, fields["tile"]]), call("take", [_END_NAMES, fields["end"]]),
-        call("take", [_PIPS, fields["left"]]), call("take", [_PIPS, fields["right"]]), up, down,
-        small("stock_left"), small("hand_size"), call("equal", [fields["could_play"], _ONE]),
-        call("equal", [fields["applied"], _ONE]), faults, points, claimed,
-        per_round(2), per_round(3), per_round(4), per_round(7), per_round(6),
-    ]
 
 
 def _extra_columns(extras: dict[int, tuple[int, int | None, int, int]], count: int) -> tuple[Any, Any, Any, Any]:
