@@ -1,4 +1,8 @@
-"""Round points and match results.\n\nDraw's are exact, never rounded or divided by five; All Fives' end-of-round\npenalties are rounded to the nearest five (:func:`round_to_five`).\n"""
+"""Round points and match results.
+
+Draw's are exact, never rounded or divided by five; All Fives' end-of-round
+penalties are rounded to the nearest five (:func:`round_to_five`).
+"""
 
 from __future__ import annotations
 
