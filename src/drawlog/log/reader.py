@@ -119,15 +119,16 @@ def expand_paths(paths: list[str]) -> Iterator[Source | InputError]:
             if not found:
                 yield InputError(raw, "folder holds no .jsonl, .jsonl.gz or .jsonl.zst files")
             for file in found:
-                kind = _file_kind(file)
-                if kind is None or kind == stat.S_IFREG:
-                    if _first_time(file, seen):
+                status = _status(file)
+                if status is None or stat.S_ISREG(status.st_mode):
+                    if _first_time(status, seen):
                         yield Source(str(file), file)
                 else:
+                    kind = stat.S_IFMT(status.st_mode)
                     yield InputError(str(file), f"not a regular file ({_KINDS.get(kind, 'special file')}) "
                                                 f"found in a folder: skipped; name it to read it")
         elif path.exists():
-            if _first_time(path, seen):
+            if _first_time(_status(path), seen):
                 yield Source(raw, path)
         else:
             yield InputError(raw, "no such file or folder")
@@ -136,21 +137,17 @@ def expand_paths(paths: list[str]) -> Iterator[Source | InputError]:
 _KINDS = {stat.S_IFIFO: "a FIFO", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a device", stat.S_IFBLK: "a device"}
 
 
-def _file_kind(path: Path) -> int | None:
-    """The file type bits of ``path`` (links followed), or None when it cannot be looked at (opening will tell)."""
+def _status(path: Path) -> os.stat_result | None:
+    """``path``'s status (links followed), or None when it cannot be looked at (opening will tell)."""
     try:
-        return stat.S_IFMT(path.stat().st_mode)
+        return os.stat(path)
     except OSError:
         return None
 
 
-def _first_time(path: Path, seen: set[tuple[int, int]]) -> bool:
-    """Whether the regular file ``path`` is met for the first time (by device and inode); other files always are."""
-    try:
-        status = path.stat()
-    except OSError:
-        return True
-    if not stat.S_ISREG(status.st_mode):
+def _first_time(status: os.stat_result | None, seen: set[tuple[int, int]]) -> bool:
+    """Whether a regular file of ``status`` is met for the first time (by device and inode); other files always are."""
+    if status is None or not stat.S_ISREG(status.st_mode):
         return True
     key = (status.st_dev, status.st_ino)
     if key in seen:
@@ -160,8 +157,9 @@ def _first_time(path: Path, seen: set[tuple[int, int]]) -> bool:
 
 
 def _logs_in(folder: Path) -> list[Path]:
-    """The log files under ``folder``, sorted; linked folders are followed (each real folder once)."""
-    found = []
+    """The log files under ``folder``, sorted as paths sort (part by part); linked folders are followed (each real
+    folder once)."""
+    found: list[tuple[list[str], Path]] = []
     visited = set()
     for top, folders, files in os.walk(folder, followlinks=True):
         real = os.path.realpath(top)
@@ -169,8 +167,17 @@ def _logs_in(folder: Path) -> list[Path]:
             folders.clear()
             continue
         visited.add(real)
-        found += [Path(top, name) for name in files if is_log_name(name)]
-    return sorted(found)
+        names = [name for name in files if is_log_name(name)]
+        if names:
+            here = Path(top)
+            parts = [os.path.normcase(part) for part in here.parts]
+            found += [([*parts, os.path.normcase(name)], here / name) for name in names]
+    found.sort(key=_first)
+    return [path for _, path in found]
+
+
+def _first(pair: tuple[list[str], Path]) -> list[str]:
+    return pair[0]
 
 
 def read_blocks(source: Source, on_ratio: Callable[[int], None] | None = None) -> Iterator[bytes | LongLine]:

@@ -1,0 +1,101 @@
+"""The text output's tables drawn as plain text (``views/plain_table``) are exactly rich's, only faster."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from drawlog.check.rules import SEVERITY
+from drawlog.check.violations import Violation
+from drawlog.views import writers
+from drawlog.views.plain_table import plain_table
+from drawlog.views.writers import VIOLATION_COLUMNS, TextWriter, _cells, make_console, violations_table
+
+CODES = sorted(SEVERITY)
+
+
+def rich_drawn(violations: list[Violation], width: int) -> str:
+    stream = io.StringIO()
+    console = make_console(stream, "never")
+    console.width = width
+    console.print(violations_table(violations))
+    return stream.getvalue()
+
+
+def plain_drawn(violations: list[Violation], width: int) -> str | None:
+    return plain_table(VIOLATION_COLUMNS, [_cells(v) for v in violations], width)
+
+
+def violation(line: int | None = 7, match: str | None = "m1", round_number: int | None = 1,
+              player: str | None = "ann", code: str = "M207", message: str = "passes holding a tile that fits",
+              file: str = "a.jsonl") -> Violation:
+    return Violation(file=file, line=line, match=match, round=round_number, player=player, code=code,
+                     severity=SEVERITY[code], message=message)
+
+
+texts = st.text(max_size=30)
+violations = st.builds(violation, line=st.none() | st.integers(1, 10**12), match=st.none() | texts,
+                       round_number=st.none() | st.integers(1, 10**6), player=st.none() | texts,
+                       code=st.sampled_from(CODES), message=texts, file=texts)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(violations, min_size=1, max_size=6), st.sampled_from([30, 60, 100, 1000]))
+def test_a_plain_table_is_the_table_rich_draws(rows: list[Violation], width: int) -> None:
+    plain = plain_drawn(rows, width)
+    if plain is not None:
+        assert plain == rich_drawn(rows, width)
+
+
+@pytest.mark.parametrize("rows", [
+    [violation()],
+    [violation(line=None, match=None, round_number=None, player=None, code="W404", message="empty: no lines")],
+    [violation(line=123456, player="Łukasz", match="turniej-ąę"), violation(player="José Núñez", round_number=12)],
+    [violation(player="Şükrü Çağlar", match="maç-1"), violation(player="日本語", message="全角 text")],
+    [violation(player="esc\x1b]0;clean\x07", match="tab\there")],  # escaped before it is measured
+], ids=["ascii", "no-line", "polish-spanish", "turkish-wide", "controls"])
+def test_common_rows_are_drawn_plain_and_the_same(rows: list[Violation]) -> None:
+    plain = plain_drawn(rows, 1000)
+    assert plain is not None
+    assert plain == rich_drawn(rows, 1000)
+
+
+@pytest.mark.parametrize(("rows", "width"), [
+    ([violation(player="ann ")], 1000),  # rich drops a cell's trailing space
+    ([violation(match=" m1")], 1000),
+    ([violation(player="e\u0301")], 1000),  # a combining mark: no width of its own
+    ([violation(message="x" * 200)], 120),  # too wide: rich folds the message
+], ids=["trailing-space", "leading-space", "combining", "too-wide"])
+def test_rows_rich_would_draw_otherwise_are_left_to_rich(rows: list[Violation], width: int) -> None:
+    assert plain_drawn(rows, width) is None
+
+
+def written(violations_by_file: dict[str, list[Violation]], color: str = "never") -> str:
+    stream = io.StringIO()
+    writer = TextWriter(stream, console=make_console(stream, color), rows_per_table=2)
+    for file, rows in violations_by_file.items():
+        writer.start_file(file)
+        for row in rows:
+            writer.add(row)
+        writer.end_file()
+    return stream.getvalue()
+
+
+FILES = {"a.jsonl": [violation(line=n) for n in (3, 9, 27)],
+         "b\x1b[2J.jsonl": [violation(file="b\x1b[2J.jsonl", player="ann ")],  # rich draws this one
+         "c.jsonl": [violation(file="c.jsonl", line=None, match=None, code="W404", message="empty")]}
+
+
+def test_the_text_output_is_the_same_drawn_plain_or_by_rich(monkeypatch: pytest.MonkeyPatch) -> None:
+    plain = written(FILES)
+    monkeypatch.setattr(writers, "plain_table", lambda *args: None)
+    assert plain == written(FILES)
+    assert plain.count("┏") == 4 and "b\\x1b[2J.jsonl\n" in plain and "\x1b" not in plain
+
+
+def test_a_coloured_output_is_drawn_by_rich() -> None:
+    coloured = written({"a.jsonl": [violation()]}, color="always")
+    assert "\x1b[" in coloured and "M207" in coloured
