@@ -1,16 +1,24 @@
-"""The text output's tables drawn as plain text (``views/plain_table``) are exactly rich's, only faster."""
+"""Plain text written without rich is exactly what rich prints, only faster.
+
+The text output's tables (``views/plain_table``), the concise format's lines
+and ``query``'s tables, when nothing is coloured.
+"""
 
 from __future__ import annotations
 
 import io
+from unittest import mock
 
+import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drawlog.check.rules import SEVERITY
 from drawlog.check.violations import Violation
-from drawlog.views import writers
+from drawlog.views import ci_formats, writers
+from drawlog.views.ci_formats import ConciseWriter
+from drawlog.views.frames import frame_tables, plain_tables, plain_text
 from drawlog.views.plain_table import plain_table
 from drawlog.views.writers import VIOLATION_COLUMNS, TextWriter, _cells, make_console, violations_table
 
@@ -99,3 +107,65 @@ def test_the_text_output_is_the_same_drawn_plain_or_by_rich(monkeypatch: pytest.
 def test_a_coloured_output_is_drawn_by_rich() -> None:
     coloured = written({"a.jsonl": [violation()]}, color="always")
     assert "\x1b[" in coloured and "M207" in coloured
+
+
+def concise(rows: list[Violation], plain: bool) -> str:
+    stream = io.StringIO()
+    with mock.patch.object(ci_formats, "plain_console", lambda console: plain):
+        writer = ConciseWriter(stream, console=make_console(stream, "never"), quiet=True)
+    for row in rows:
+        writer.add(row)
+    return stream.getvalue()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(violations, min_size=1, max_size=5))
+def test_concise_lines_are_the_same_written_plain_or_by_rich(rows: list[Violation]) -> None:
+    assert concise(rows, plain=True) == concise(rows, plain=False)
+
+
+def test_concise_lines_are_written_plain_without_colour() -> None:
+    stream = io.StringIO()
+    writer = ConciseWriter(stream, console=make_console(stream, "never"))
+    with mock.patch.object(writer.console, "print", side_effect=AssertionError("rich was asked to print")):
+        writer.add(violation(line=None, match=None, code="W404", message="empty"))
+        writer.add(violation(match="m1\x1b[2J"))
+    assert stream.getvalue() == "a.jsonl: W404 empty\na.jsonl:7: M207 match m1\\x1b[2J: passes holding a tile that fits\n"
+
+
+@st.composite
+def frames(draw: st.DrawFn) -> pl.DataFrame:
+    names = draw(st.lists(texts, min_size=1, max_size=6, unique=True))
+    kinds = [draw(st.sampled_from(["int", "float", "text"])) for _ in names]
+    height = draw(st.integers(0, 5))
+    columns = {}
+    for name, kind in zip(names, kinds):
+        values = {"int": st.none() | st.integers(-10**6, 10**6), "float": st.none() | st.floats(allow_nan=False),
+                  "text": st.none() | texts}[kind]
+        dtype = {"int": pl.Int64, "float": pl.Float64, "text": pl.String}[kind]
+        columns[name] = pl.Series(name, draw(st.lists(values, min_size=height, max_size=height)), dtype=dtype)
+    return pl.DataFrame(columns)
+
+
+@settings(max_examples=300, deadline=None)
+@given(frames(), st.sampled_from([40, 80, 200]), st.none() | texts)
+def test_a_query_table_drawn_plain_is_the_one_rich_draws(frame: pl.DataFrame, width: int, title: str | None) -> None:
+    plain = plain_tables(frame, width, title)
+    if plain is not None:
+        assert plain == plain_text(frame_tables(frame, width, title), width)
+
+
+def test_a_wide_query_result_is_drawn_plain_in_several_tables() -> None:
+    frame = pl.DataFrame({"player": ["ann", "bob"], **{f"column_{n}": [n, n * 1000] for n in range(12)}})
+    plain = plain_tables(frame, 80, "players")
+    assert plain is not None and plain.count("┏") > 1 and plain.startswith("players ")
+    assert plain == plain_text(frame_tables(frame, 80, "players"), 80)
+
+
+def test_query_columns_named_like_patterns_are_cut_by_place_and_named_literally() -> None:
+    frame = pl.DataFrame({"player": ["ann"], "*": [1], "^a.*$": [2], "a\\": [3], **{f"m_{n}": [n] for n in range(9)}})
+    tables = frame_tables(frame, 50)  # before: polars read "*" as every column, and rich showed "a\\" doubled
+    assert len(tables) > 1
+    assert [str(column.header) for column in tables[0].columns][:4] == ["player", "*", "^a.*$", "a\\"]
+    text = plain_text(tables, 50)
+    assert "┃ a\\ ┃" in text and plain_tables(frame, 50) == text

@@ -433,7 +433,7 @@ def test_a_wide_table_is_split_to_fit_repeating_its_key_columns():
                           **{f"measure_{index}": [float(index), 10.5 * index] for index in range(12)}})
     tables = frame_tables(frame, 80)
     assert len(tables) > 1
-    headers = [[column.header for column in table.columns] for table in tables]
+    headers = [[str(column.header) for column in table.columns] for table in tables]
     assert all(names[:2] == ["player", "tournament"] for names in headers)
     assert [name for names in headers for name in names[2:]] == frame.columns[2:]
     console = Console(width=80, record=True)

@@ -37,7 +37,7 @@ from rich.text import Text
 from .. import __version__
 from ..check.rules import RULES, WARNING, Rule
 from ..check.violations import Summary, Violation
-from .writers import Writer, make_console, shown, verdict
+from .writers import Writer, make_console, plain_console, shown, verdict
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -63,8 +63,13 @@ class ConciseWriter(Writer):
         super().__init__(stream)
         self.console = console or make_console(stream)
         self.quiet = quiet
+        self._plain = plain_console(self.console)
 
     def add(self, violation: Violation) -> None:
+        if self._plain:  # the same characters, without rich's rendering
+            at = shown(violation.file) if violation.line is None else f"{shown(violation.file)}:{violation.line}"
+            self.console.file.write(f"{at}: {violation.code} {shown(_where(violation))}\n")
+            return
         line = Text(end="")
         line.append(shown(violation.file), style="bold")
         if violation.line is not None:

@@ -13,19 +13,19 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from ..atomic import atomic_file
 from ..errors import WriteFailed
-from .writers import literal, shown
+from .plain_table import Column, plain_table
+from .writers import literal, plain_console, shown
 
 
 def frame_table(frame, title: str | None = None) -> Table:  # noqa: ANN001 - polars.DataFrame
     """A polars DataFrame as a rich table (floats to 3 decimals, nulls blank), its names and values literal."""
     table = Table(title=title, title_justify="left")
     for name, dtype in frame.schema.items():
-        table.add_column(escape(shown(name)), justify="right" if dtype.is_numeric() else "left")
+        table.add_column(literal(name), justify="right" if dtype.is_numeric() else "left")
     for row in _cells(frame):
         table.add_row(*map(literal, row))
     return table
@@ -38,30 +38,59 @@ def frame_tables(frame, width: int, title: str | None = None) -> list[Table]:  #
     tournament …), so every row can still be read across; a frame that fits
     is one table.
     """
+    groups = _column_groups(frame, _cells(frame), width)
+    return [frame_table(frame if len(groups) == 1 else _columns(frame, group), title if index == 0 else None)
+            for index, group in enumerate(groups)]
+
+
+def plain_tables(frame, width: int, title: str | None = None) -> str | None:  # noqa: ANN001
+    """:func:`frame_tables` as the plain text rich would print, drawn without rich (None when only rich can)."""
+    if title is not None and (shown(title) != title or "[" in title):
+        return None  # rich reads a title as markup
+    cells = _cells(frame)
+    schema = list(frame.schema.items())
+    drawn = []
+    for index, group in enumerate(_column_groups(frame, cells, width)):
+        columns = [Column(shown(schema[at][0]), right=schema[at][1].is_numeric()) for at in group]
+        text = plain_table(columns, [[row[at] for at in group] for row in cells], width, title if index == 0 else None)
+        if text is None:
+            return None
+        drawn.append(text)
+    return "".join(drawn)
+
+
+def _column_groups(frame, cells: list[tuple[str, ...]], width: int) -> list[list[int]]:  # noqa: ANN001
+    """The frame's columns (by position) in one group when they fit ``width``; else the key columns and as many
+    more as fit, group after group."""
     names = frame.columns
-    cells = list(zip(*_cells(frame))) or [() for _ in names]
     # A column takes its widest cell or header, plus one space each side and a border.
-    widths = dict(zip(names, (max([len(shown(name)), *map(len, column)]) + 3 for name, column in zip(names, cells))))
-    keys: list[str] = []
-    for name, dtype in frame.schema.items():
+    widths = [max([len(shown(name)), *(len(row[at]) for row in cells)]) + 3 for at, name in enumerate(names)]
+    keys: list[int] = []
+    for at, dtype in enumerate(frame.schema.values()):
         if dtype.is_numeric() or len(keys) == len(names) - 1:
             break
-        keys.append(name)
-    keys = keys or names[:1]
-    rest = [name for name in names if name not in keys]
-    key_width = sum(widths[name] for name in keys) + 1
-    if key_width + sum(widths[name] for name in rest) <= width or len(rest) <= 1:
-        return [frame_table(frame, title)]
-    groups: list[list[str]] = [[]]
+        keys.append(at)
+    keys = keys or [0]
+    rest = [at for at in range(len(names)) if at not in keys]
+    key_width = sum(widths[at] for at in keys) + 1
+    if key_width + sum(widths[at] for at in rest) <= width or len(rest) <= 1:
+        return [list(range(len(names)))]
+    groups: list[list[int]] = [[]]
     used = key_width
-    for name in rest:
-        if groups[-1] and used + widths[name] > width:
+    for at in rest:
+        if groups[-1] and used + widths[at] > width:
             groups.append([])
             used = key_width
-        groups[-1].append(name)
-        used += widths[name]
-    return [frame_table(frame.select(*keys, *group), title if index == 0 else None)
-            for index, group in enumerate(groups)]
+        groups[-1].append(at)
+        used += widths[at]
+    return [[*keys, *group] for group in groups]
+
+
+def _columns(frame, positions: list[int]):  # noqa: ANN001, ANN202 - polars.DataFrame
+    """The columns at ``positions``, taken by place: a name is never read as a pattern (``*``, ``^a.*$``)."""
+    import polars as pl
+
+    return frame.select(pl.nth(*positions))
 
 
 def _cells(frame) -> list[tuple[str, ...]]:  # noqa: ANN001 - polars.DataFrame
@@ -90,11 +119,17 @@ def write_frame(frame, fmt: str, output: str | None, console: Console) -> None: 
     :class:`WriteFailed` naming the file (or standard output).
     """
     if fmt == "table" and output in (None, "-"):
+        drawn = plain_tables(frame, console.width) if plain_console(console) else None
+        if drawn is not None:
+            console.file.write(drawn)
+            return
         for table in frame_tables(frame, console.width):
             console.print(table)
         return
     if fmt == "table":
-        text = plain_text(frame_tables(frame, console.width), console.width)
+        text = plain_tables(frame, console.width)
+        if text is None:
+            text = plain_text(frame_tables(frame, console.width), console.width)
         write_output(output, lambda stream: stream.write(text.encode("utf-8")))
     else:
         write_output(output, lambda stream: _encode_frame(frame, fmt, stream))

@@ -32,12 +32,15 @@ class Column:
         self.min_width = min_width
 
 
-def plain_table(columns: list[Column], rows: list[list[str]], width: int) -> str | None:
+def plain_table(columns: list[Column], rows: list[list[str]], width: int, title: str | None = None) -> str | None:
     """The table rich draws for ``rows`` (one string per column, lines split at ``\\n``) with no style.
 
-    None when it would be wider than ``width`` (rich would fold its cells) or a
-    cell holds text whose width rich may measure otherwise (see :func:`_plain`).
+    ``title`` goes above, on the left. None when the table would be wider than
+    ``width`` (rich would fold or cut its cells) or a cell holds text whose
+    width rich may measure otherwise (see :func:`_plain`).
     """
+    if not columns or not all(_plain(column.header) for column in columns):
+        return None
     cells = [[cell.split("\n") for cell in row] for row in rows]
     widths = [max(cell_len(column.header), column.min_width) for column in columns]
     for row in cells:
@@ -48,9 +51,15 @@ def plain_table(columns: list[Column], rows: list[list[str]], width: int) -> str
                 size = len(line) if line.isascii() else cell_len(line)
                 if size > widths[index]:
                     widths[index] = size
-    if sum(widths) + 3 * len(columns) + 1 > width:
+    table_width = sum(widths) + 3 * len(columns) + 1
+    if table_width > width:
         return None
-    out = [_rule(_TOP, widths), _line(_HEAD, columns, [column.header for column in columns], widths),
+    out = []
+    if title:  # (rich leaves out an empty title)
+        if not _plain(title) or cell_len(title) > table_width:
+            return None
+        out.append(title + " " * (table_width - cell_len(title)))
+    out += [_rule(_TOP, widths), _line(_HEAD, columns, [column.header for column in columns], widths),
            _rule(_HEAD_RULE, widths)]
     for row in cells:
         for number in range(max(len(lines) for lines in row)):
@@ -64,7 +73,9 @@ def _plain(text: str) -> bool:
     """Whether rich shows ``text`` unchanged in a cell: no space at either end, nothing of no width."""
     if text != text.strip():
         return False
-    return text.isascii() or all(cell_len(character) > 0 for character in text)
+    if text.isascii():
+        return text.isprintable()
+    return all(cell_len(character) > 0 for character in text)
 
 
 def _rule(box: tuple[str, str, str, str], widths: list[int]) -> str:

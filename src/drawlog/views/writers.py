@@ -243,7 +243,7 @@ class TextWriter(Writer):
         self._held_since = 0.0
         #: Whether tables may be drawn as plain text (nothing to colour, box drawing encodable), and the
         #: width they must fit: fixed unless a terminal's (asking a console for its width is slow).
-        self._plain = self.console.color_system is None and not self.console.options.ascii_only
+        self._plain = plain_console(self.console)
         self._width = None if self.console.is_terminal else self.console.width
 
     def add(self, violation: Violation) -> None:
@@ -313,6 +313,15 @@ def make_console(stream: IO[str], color: str = "auto") -> Console:
     if not console.is_terminal or not _is_terminal(stream):
         console.width = UNBOUNDED_WIDTH
     return console
+
+
+def plain_console(console: Console) -> bool:
+    """Whether what ``console`` prints is plain text, as is: nothing to colour, box drawing encodable.
+
+    Text may then be written to ``console.file`` straight away, sparing rich's
+    rendering (about a millisecond a table row, 0.25 ms a line).
+    """
+    return console.color_system is None and not console.options.ascii_only
 
 
 def _is_terminal(stream: IO[str]) -> bool:
