@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 
 from drawlog.cli import app
 from drawlog.play.simulate import SimulationOptions, Simulator, encode_events
-from drawlog.views.writers import shown
+from drawlog.views.terminal import shown
 
 ENV = {"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None}
 #: A match id that would retitle the window and clear the screen if printed raw.

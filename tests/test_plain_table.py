@@ -20,7 +20,8 @@ from drawlog.views import ci_formats, writers
 from drawlog.views.ci_formats import ConciseWriter
 from drawlog.views.frames import frame_tables, plain_tables, plain_text
 from drawlog.views.plain_table import plain_table
-from drawlog.views.writers import VIOLATION_COLUMNS, TextWriter, _cells, make_console, violations_table
+from drawlog.views.terminal import make_console
+from drawlog.views.writers import VIOLATION_COLUMNS, TextWriter, _cells, violations_table
 
 CODES = sorted(SEVERITY)
 

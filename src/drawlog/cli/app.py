@@ -20,11 +20,11 @@ from ..check.config import ConfigError, Settings, resolve_settings
 from ..check.replay import MAX_OPEN_MATCHES
 from ..check.violations import MAX_PER_LINE, MAX_PER_MATCH
 from ..errors import WriteFailed
+from ..views.terminal import shown
 from ..views.writers import (
     STANDARD_OUTPUT,
     GuardedStream,
     quantity,
-    shown,
 )
 
 EXIT_CLEAN, EXIT_ERRORS, EXIT_UNUSABLE = 0, 1, 2

@@ -15,10 +15,8 @@ from ..errors import WriteFailed
 from ..log.reader import expand_paths
 from ..play.recording import open_output
 from ..views.frames import write_output
-from ..views.writers import (
-    quantity,
-    shown,
-)
+from ..views.terminal import shown
+from ..views.writers import quantity
 from .app import (
     EXIT_UNUSABLE,
     app,

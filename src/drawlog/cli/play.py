@@ -23,10 +23,10 @@ from ..play.simulate import (
     default_match_prefix,
 )
 from ..views.frames import write_output
+from ..views.terminal import shown
 from ..views.writers import (
     quantity,
     results_table,
-    shown,
 )
 from .app import (
     EXIT_UNUSABLE,

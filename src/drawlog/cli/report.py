@@ -13,7 +13,8 @@ from rich.text import Text
 from ..atomic import atomic_file
 from ..check.violations import Summary
 from ..errors import OutputError, WriteFailed
-from ..views.writers import shown, summary_line
+from ..views.terminal import shown
+from ..views.writers import summary_line
 from .app import app
 from .tables import _write_stats
 

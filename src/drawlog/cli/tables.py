@@ -18,9 +18,9 @@ from ..check.validator import Validator
 from ..check.violations import MAX_PER_LINE, MAX_PER_MATCH, Summary
 from ..errors import NothingRead, OutputBusy, OutputError
 from ..views.frames import frame_table, write_frame
+from ..views.terminal import shown
 from ..views.writers import (
     quantity,
-    shown,
     summary_line,
 )
 from .app import (

@@ -22,12 +22,11 @@ from ..errors import ClusterError, InputError, WriteFailed
 from ..log.events import json_schema
 from ..log.reader import Source, expand_paths, printable
 from ..views.progress import ValidateProgress
+from ..views.terminal import make_console, shown
 from ..views.writers import (
     STATISTICS_FORMATS,
     GuardedStream,
-    make_console,
     make_writer,
-    shown,
 )
 from .app import (
     EXIT_CLEAN,

@@ -8,7 +8,7 @@ come from a message catalog (:func:`~drawlog.views.language.catalog`).
 Every string that comes from a log (player names, match ids, messages that
 quote them) is printed literally as rich :class:`~rich.text.Text`, never as
 markup, with control characters shown as escapes (``\\x1b``, as
-:func:`~drawlog.views.writers.shown` does), never sent to the terminal.
+:func:`~drawlog.views.terminal.shown` does), never sent to the terminal.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
-from .writers import shown
+from .terminal import shown
 
 Frame = Mapping[str, Any]
 Catalog = Mapping[str, str]

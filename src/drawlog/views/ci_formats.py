@@ -16,7 +16,7 @@
   keeps its identity from run to run. Errors are ``major``, warnings ``minor``.
 
 Text that a terminal or an XML parser would act on (control characters) is
-escaped in concise and junit output (:func:`~drawlog.views.writers.shown`);
+escaped in concise and junit output (:func:`~drawlog.views.terminal.shown`);
 JSON keeps the exact strings.
 """
 
@@ -37,7 +37,8 @@ from rich.text import Text
 from .. import __version__
 from ..check.rules import RULES, WARNING, Rule
 from ..check.violations import Summary, Violation
-from .writers import Writer, make_console, plain_console, shown, verdict
+from .terminal import make_console, plain_console, shown
+from .writers import Writer, verdict
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

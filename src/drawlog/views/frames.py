@@ -1,7 +1,7 @@
 """The tables of ``query``, ``players`` and ``ratings``: rich tables on screen; csv, json, jsonl, parquet or text files.
 
 Names and values are printed literally, never as rich markup, their control
-characters escaped (:func:`~drawlog.views.writers.shown`). A failure to
+characters escaped (:func:`~drawlog.views.terminal.shown`). A failure to
 write a file raises :class:`~drawlog.errors.WriteFailed` naming it.
 """
 
@@ -18,7 +18,7 @@ from rich.table import Table
 from ..atomic import atomic_file
 from ..errors import WriteFailed
 from .plain_table import Column, plain_table
-from .writers import literal, plain_console, shown
+from .terminal import literal, plain_console, shown
 
 
 def frame_table(frame, title: str | None = None) -> Table:  # noqa: ANN001 - polars.DataFrame

@@ -1,11 +1,11 @@
-"""Tables of plain text drawn without rich: the violations table of the text output, fast.
+"""Tables of plain text drawn without rich: the text output's violations and ``query``'s results, fast.
 
 Rich measures, wraps and styles every cell, which costs about a millisecond a
 row; a folder of 10,000 logs with one violation each took 22 s to print. When
-nothing is to be styled (no colour: a file, a pipe, ``--color never``), the
-text is encodable as box drawing and the table fits the width unfolded,
-:func:`plain_table` draws the very same characters as rich would, in a few
-microseconds a row. In any other case it returns None and rich draws the table.
+nothing is to be styled (no colour: a file, a pipe, ``--color never``), box
+drawing is encodable and the table fits the width unfolded, :func:`plain_table`
+draws the very same characters as rich would, in microseconds a row. In any
+other case it returns None and rich draws the table.
 ``tests/test_plain_table.py`` checks the two agree.
 """
 
@@ -24,7 +24,7 @@ _BOTTOM = ("└", "─", "┴", "┘")
 class Column:
     """A column: its header, whether its cells are right-aligned, and its least width."""
 
-    __slots__ = ("header", "right", "min_width")
+    __slots__ = ("header", "min_width", "right")
 
     def __init__(self, header: str, right: bool = False, min_width: int = 0) -> None:
         self.header = header
@@ -49,8 +49,7 @@ def plain_table(columns: list[Column], rows: list[list[str]], width: int, title:
                 if not _plain(line):
                     return None
                 size = len(line) if line.isascii() else cell_len(line)
-                if size > widths[index]:
-                    widths[index] = size
+                widths[index] = max(widths[index], size)
     table_width = sum(widths) + 3 * len(columns) + 1
     if table_width > width:
         return None

@@ -6,7 +6,7 @@ begins and ends (``start_file``, ``end_file``) and gets the summary at the end
 formats that CI services read (concise, sarif, junit, gitlab) are in
 :mod:`~drawlog.views.ci_formats`. Text that comes from
 a log or a path is printed literally (rich ``Text``), never as markup, and
-with its control characters escaped (:func:`shown`): a log cannot write escape
+with its control characters escaped (:func:`~drawlog.views.terminal.shown`): a log cannot write escape
 sequences to the terminal. JSON keeps the exact strings.
 :class:`GuardedStream` turns a failure to write standard output into
 :class:`~drawlog.errors.WriteFailed`.
@@ -14,7 +14,6 @@ sequences to the terminal. JSON keeps the exact strings.
 
 from __future__ import annotations
 
-import re
 import shlex
 import time
 from collections import Counter
@@ -29,6 +28,7 @@ from ..check.rules import RULES_BY_CODE
 from ..check.violations import Summary, Violation
 from ..errors import WriteFailed
 from .plain_table import Column, plain_table
+from .terminal import literal, make_console, plain_console, shown
 
 FORMATS = ("text", "concise", "json", "jsonl", "github", "sarif", "junit", "gitlab")
 #: The formats ``--statistics`` prints counts in; the others are annotations or reports, which counts do not fit.
@@ -295,42 +295,6 @@ class TextWriter(Writer):
             self.console.print(verdict(summary, self.note), soft_wrap=True)
 
 
-#: The width of text written to a file or pipe: no terminal to fit, so rows are not folded to 80 columns.
-UNBOUNDED_WIDTH = 1000
-
-
-def make_console(stream: IO[str], color: str = "auto") -> Console:
-    """A console on ``stream``: the terminal's width on a terminal, else wide enough that rows stay whole.
-
-    ``color`` is ``--color``: ``auto`` colours a terminal (``NO_COLOR`` and
-    ``FORCE_COLOR`` have their say), ``always`` colours a file or pipe too,
-    ``never`` writes no escape sequence at all.
-    """
-    if color == "never":
-        console = Console(file=stream, highlight=False, emoji=False, color_system=None)
-    else:
-        console = Console(file=stream, highlight=False, emoji=False, force_terminal=color == "always" or None)
-    if not console.is_terminal or not _is_terminal(stream):
-        console.width = UNBOUNDED_WIDTH
-    return console
-
-
-def plain_console(console: Console) -> bool:
-    """Whether what ``console`` prints is plain text, as is: nothing to colour, box drawing encodable.
-
-    Text may then be written to ``console.file`` straight away, sparing rich's
-    rendering (about a millisecond a table row, 0.25 ms a line).
-    """
-    return console.color_system is None and not console.options.ascii_only
-
-
-def _is_terminal(stream: IO[str]) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError, OSError):
-        return False
-
-
 def violations_table(violations: list[Violation]) -> Table:
     """The violations as a rich table: line, code (red for errors, yellow for warnings), match, round, player, message."""
     table = Table(expand=False)
@@ -381,32 +345,6 @@ def _replay_command(violation: Violation) -> str | None:
     if violation.match is None or violation.line is None:
         return None
     return f"drawlog replay {shlex.quote(f'{violation.file}:{violation.line}')}"
-
-
-def literal(text: str, style: str = "") -> Text:
-    """``text`` as a table cell printed as it is: no markup, no emoji codes, control characters escaped."""
-    return Text(shown(text), style=style, end="")
-
-
-#: What a terminal would act on rather than show: C0 and C1 controls, DEL, bidirectional and line-separator marks.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]")
-_NAMED_CONTROLS = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def _escape_control(found: re.Match[str]) -> str:
-    character = found.group()
-    code = ord(character)
-    return _NAMED_CONTROLS.get(character) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
-
-
-def shown(text: str) -> str:
-    """``text`` from a log, a path or a table as text output prints it: control characters escaped.
-
-    ESC becomes ``\\x1b``, a newline ``\\n``, a tab ``\\t``, a right-to-left override
-    ``\\u202e``; everything else is kept. The result holds no control character,
-    so escaping twice changes nothing.
-    """
-    return text if _CONTROL.search(text) is None else _CONTROL.sub(_escape_control, text)
 
 
 class StatisticsWriter(Writer):
