@@ -9,10 +9,12 @@ from __future__ import annotations
 import io
 from unittest import mock
 
+import msgspec
 import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rich.console import Console
 
 from drawlog.check.rules import SEVERITY
 from drawlog.check.violations import Violation
@@ -20,7 +22,7 @@ from drawlog.views import ci_formats, writers
 from drawlog.views.ci_formats import ConciseWriter
 from drawlog.views.frames import frame_tables, plain_tables, plain_text
 from drawlog.views.plain_table import plain_table
-from drawlog.views.terminal import make_console
+from drawlog.views.terminal import PLAIN, RICH, STYLED, make_console, writing_mode
 from drawlog.views.writers import VIOLATION_COLUMNS, TextWriter, _cells, violations_table
 
 CODES = sorted(SEVERITY)
@@ -100,7 +102,7 @@ FILES = {"a.jsonl": [violation(line=n) for n in (3, 9, 27)],
 
 def test_the_text_output_is_the_same_drawn_plain_or_by_rich(monkeypatch: pytest.MonkeyPatch) -> None:
     plain = written(FILES)
-    monkeypatch.setattr(writers, "plain_table", lambda *args: None)
+    monkeypatch.setattr(writers, "plain_table", lambda *args, **options: None)
     assert plain == written(FILES)
     assert plain.count("┏") == 4 and "b\\x1b[2J.jsonl\n" in plain and "\x1b" not in plain
 
@@ -110,19 +112,78 @@ def test_a_coloured_output_is_drawn_by_rich() -> None:
     assert "\x1b[" in coloured and "M207" in coloured
 
 
-def concise(rows: list[Violation], plain: bool) -> str:
+def terminal(stream: io.StringIO, colors: str, width: int = 1000) -> Console:
+    """A console as a terminal with ``colors`` (``standard``, ``256``, ``truecolor``) gets it."""
+    return Console(file=stream, force_terminal=True, color_system=colors, width=width, highlight=False, emoji=False)
+
+
+def concise(rows: list[Violation], mode: str, colors: str | None = None) -> str:
     stream = io.StringIO()
-    with mock.patch.object(ci_formats, "plain_console", lambda console: plain):
-        writer = ConciseWriter(stream, console=make_console(stream, "never"), quiet=True)
+    console = make_console(stream, "never") if colors is None else terminal(stream, colors)
+    with mock.patch.object(ci_formats, "writing_mode", lambda console: mode):
+        writer = ConciseWriter(stream, console=console, quiet=True)
     for row in rows:
         writer.add(row)
     return stream.getvalue()
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(violations, min_size=1, max_size=5))
-def test_concise_lines_are_the_same_written_plain_or_by_rich(rows: list[Violation]) -> None:
-    assert concise(rows, plain=True) == concise(rows, plain=False)
+@given(st.lists(violations, min_size=1, max_size=5), st.sampled_from(["standard", "256", "truecolor"]))
+def test_concise_lines_are_the_same_written_without_rich_or_by_it(rows: list[Violation], colors: str) -> None:
+    assert concise(rows, PLAIN) == concise(rows, RICH)
+    styled_lines = concise(rows, STYLED, colors)
+    assert styled_lines == concise(rows, RICH, colors)
+    assert "\x1b[1;3" in styled_lines  # the code, bold red or yellow
+
+
+def styled_output(violations_by_file: dict[str, list[Violation]], colors: str, width: int, mode: str) -> str:
+    stream = io.StringIO()
+    with mock.patch.object(writers, "writing_mode", lambda console: mode):
+        writer = TextWriter(stream, console=terminal(stream, colors, width), rows_per_table=3, quiet=True)
+    for file, rows in violations_by_file.items():
+        writer.start_file(file)
+        for row in rows:
+            writer.add(msgspec.structs.replace(row, file=file))
+        writer.end_file()
+    return stream.getvalue()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(texts, st.lists(violations, min_size=1, max_size=5), min_size=1, max_size=3),
+       st.sampled_from(["standard", "256", "truecolor"]), st.sampled_from([60, 120, 1000]))
+def test_styled_tables_are_the_ones_rich_writes_to_a_terminal(violations_by_file: dict[str, list[Violation]],
+                                                              colors: str, width: int) -> None:
+    assert styled_output(violations_by_file, colors, width, STYLED) == \
+        styled_output(violations_by_file, colors, width, RICH)
+
+
+def test_a_colour_terminal_gets_styled_text_without_rich() -> None:
+    stream = io.StringIO()
+    console = terminal(stream, "truecolor")
+    assert writing_mode(console) == STYLED
+    writer = TextWriter(stream, console=console, quiet=True)
+    with mock.patch.object(console, "print", side_effect=AssertionError("rich was asked to print")):
+        writer.add(violation(line=12345))
+        writer.add(violation(line=None, match=None, code="W404", message="empty"))
+        writer.end_file()
+    out = stream.getvalue()
+    assert out.startswith("\x1b[1;4ma.jsonl\x1b[0m\n┏")
+    assert "│\x1b[36m \x1b[0m\x1b[36m12345\x1b[0m\x1b[36m \x1b[0m│\x1b[1m \x1b[0m\x1b[1;31mM207\x1b[0m" in out
+    assert "\x1b[1;33mW404\x1b[0m" in out and "\x1b[2mdrawlog replay a.jsonl:12345\x1b[0m" in out
+
+
+@pytest.mark.parametrize(("environment", "colors", "mode"), [
+    ({}, "truecolor", STYLED), ({"NO_COLOR": "1"}, "truecolor", RICH), ({}, "windows", RICH), ({}, None, PLAIN)])
+def test_writing_mode_leaves_to_rich_what_it_cannot_write_the_same(monkeypatch: pytest.MonkeyPatch,
+                                                                   environment: dict[str, str], colors: str | None,
+                                                                   mode: str) -> None:
+    for name in ("NO_COLOR", "FORCE_COLOR"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    stream = io.StringIO()
+    console = Console(file=stream, force_terminal=colors is not None, color_system=colors, legacy_windows=False)
+    assert writing_mode(console) == mode
 
 
 def test_concise_lines_are_written_plain_without_colour() -> None:

@@ -37,7 +37,8 @@ from rich.text import Text
 from .. import __version__
 from ..check.rules import RULES, WARNING, Rule
 from ..check.violations import Summary, Violation
-from .terminal import make_console, plain_console, shown
+from .plain_table import styled
+from .terminal import RICH, STYLED, make_console, shown, writing_mode
 from .writers import Writer, verdict
 
 SARIF_VERSION = "2.1.0"
@@ -64,12 +65,11 @@ class ConciseWriter(Writer):
         super().__init__(stream)
         self.console = console or make_console(stream)
         self.quiet = quiet
-        self._plain = plain_console(self.console)
+        self._mode = writing_mode(self.console)
 
     def add(self, violation: Violation) -> None:
-        if self._plain:  # the same characters, without rich's rendering
-            at = shown(violation.file) if violation.line is None else f"{shown(violation.file)}:{violation.line}"
-            self.console.file.write(f"{at}: {violation.code} {shown(_where(violation))}\n")
+        if self._mode != RICH:  # the same characters, without rich's rendering
+            self.console.file.write(self._line(violation, self._mode == STYLED))
             return
         line = Text(end="")
         line.append(shown(violation.file), style="bold")
@@ -80,6 +80,18 @@ class ConciseWriter(Writer):
         line.append(violation.code, style="bold yellow" if violation.severity == WARNING else "bold red")
         line.append(" " + shown(_where(violation)))
         self.console.print(line, soft_wrap=True)
+
+    @staticmethod
+    def _line(violation: Violation, color: bool) -> str:
+        """The line rich prints for ``violation``, written without it (its ANSI styles when ``color``)."""
+        def style(text: str, sgr: str) -> str:
+            return styled(text, sgr) if color else text
+
+        code = style(violation.code, "1;33" if violation.severity == WARNING else "1;31")
+        at = style(shown(violation.file), "1")
+        if violation.line is not None:
+            at += style(":", "36") + str(violation.line)
+        return f"{at}{style(': ', '36')}{code} {shown(_where(violation))}\n"
 
     def finish(self, summary: Summary) -> None:
         if not self.quiet:

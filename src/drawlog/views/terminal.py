@@ -4,7 +4,8 @@
 log, a path or a table, so a log cannot write escape sequences to the terminal;
 :func:`literal` makes it a rich ``Text`` printed as it is, never as markup.
 :func:`make_console` opens a console as ``--color`` says, and
-:func:`plain_console` tells whether what it prints may be written as plain text.
+:func:`writing_mode` tells whether drawlog may write to it without rich: plain
+text, or text with the ANSI styles rich would write.
 """
 
 from __future__ import annotations
@@ -35,13 +36,28 @@ def make_console(stream: IO[str], color: str = "auto") -> Console:
     return console
 
 
-def plain_console(console: Console) -> bool:
-    """Whether what ``console`` prints is plain text, as is: nothing to colour, box drawing encodable.
+#: What drawlog may write to a console itself, sparing rich's rendering (about a millisecond a table row,
+#: 0.25 ms a line): nothing (``RICH``), plain text (``PLAIN``) or text with ANSI styles (``STYLED``).
+RICH, PLAIN, STYLED = "rich", "plain", "styled"
 
-    Text may then be written to ``console.file`` straight away, sparing rich's
-    rendering (about a millisecond a table row, 0.25 ms a line).
+
+def writing_mode(console: Console) -> str:
+    """How text may be written to ``console``: :data:`PLAIN` when nothing is coloured, :data:`STYLED` when
+    colours go to a terminal of the standard, 256 or true colours, else :data:`RICH` (only rich can: box
+    drawing not encodable, ``NO_COLOR`` taking colours but not bold, a legacy Windows console).
     """
-    return console.color_system is None and not console.options.ascii_only
+    if console.options.ascii_only or console.legacy_windows:
+        return RICH
+    if console.color_system is None:
+        return PLAIN
+    if console.color_system in ("standard", "256", "truecolor") and not console.no_color:
+        return STYLED
+    return RICH
+
+
+def plain_console(console: Console) -> bool:
+    """Whether what ``console`` prints is plain text, as is: nothing to colour, box drawing encodable."""
+    return writing_mode(console) == PLAIN
 
 
 def _is_terminal(stream: IO[str]) -> bool:

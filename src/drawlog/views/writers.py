@@ -27,8 +27,8 @@ from rich.text import Text
 from ..check.rules import RULES_BY_CODE
 from ..check.violations import Summary, Violation
 from ..errors import WriteFailed
-from .plain_table import Column, plain_table
-from .terminal import literal, make_console, plain_console, shown
+from .plain_table import Column, Piece, plain_table, styled
+from .terminal import RICH, STYLED, literal, make_console, shown, writing_mode
 
 FORMATS = ("text", "concise", "json", "jsonl", "github", "sarif", "junit", "gitlab")
 #: The formats ``--statistics`` prints counts in; the others are annotations or reports, which counts do not fit.
@@ -243,7 +243,7 @@ class TextWriter(Writer):
         self._held_since = 0.0
         #: Whether tables may be drawn as plain text (nothing to colour, box drawing encodable), and the
         #: width they must fit: fixed unless a terminal's (asking a console for its width is slow).
-        self._plain = plain_console(self.console)
+        self._mode = writing_mode(self.console)
         self._width = None if self.console.is_terminal else self.console.width
 
     def add(self, violation: Violation) -> None:
@@ -267,24 +267,24 @@ class TextWriter(Writer):
     def _print_rows(self) -> None:
         """Print the rows held (under the file's name, for its first table) and let them go.
 
-        Without colour the table is drawn as plain text when it can be (see
+        The table is drawn without rich when it can be (see
         :mod:`~drawlog.views.plain_table`): the same characters, far faster.
         """
         if not self._rows:
             return
         console = self.console
-        plain = None
-        if self._plain:
+        drawn = None
+        if self._mode != RICH:
             width = console.width if self._width is None else self._width
-            plain = plain_table(VIOLATION_COLUMNS, [_cells(v) for v in self._rows], width)
+            drawn = plain_table(VIOLATION_COLUMNS, [_cells(v) for v in self._rows], width, color=self._mode == STYLED)
         if not self._titled:
-            if plain is not None:
-                console.file.write(shown(self._file or "") + "\n")
+            if drawn is not None:
+                console.file.write(styled(shown(self._file or ""), _TITLE if self._mode == STYLED else "") + "\n")
             else:
                 console.print(literal(self._file or "", style="bold underline"), soft_wrap=True)
             self._titled = True
-        if plain is not None:
-            console.file.write(plain)
+        if drawn is not None:
+            console.file.write(drawn)
         else:
             console.print(violations_table(self._rows))
         self._rows = []
@@ -317,17 +317,23 @@ def violations_table(violations: list[Violation]) -> Table:
 
 
 #: The columns of :func:`violations_table`, for :func:`~drawlog.views.plain_table.plain_table`.
-VIOLATION_COLUMNS = [Column("line", right=True), Column("code", min_width=4), Column("match"),
+VIOLATION_COLUMNS = [Column("line", right=True, style="36"), Column("code", min_width=4, style="1"), Column("match"),
                      Column("round", right=True), Column("player"), Column("message")]
+#: The styles of :func:`violations_table` as SGR parameters: an error's code (bold red), a warning's (bold
+#: yellow), the replay command (dim), a file's name over its table (bold underline).
+_ERROR_CODE, _WARNING_CODE, _COMMAND, _TITLE = "1;31", "1;33", "2", "1;4"
 
 
-def _cells(violation: Violation) -> list[str]:
-    """The cells of :func:`violations_table`'s row for ``violation``, as plain text."""
+def _cells(violation: Violation) -> list[str | list[Piece]]:
+    """The cells of :func:`violations_table`'s row for ``violation``, for :func:`~drawlog.views.plain_table.plain_table`."""
     v = violation
+    code = _WARNING_CODE if v.severity == "warning" else _ERROR_CODE
+    message: list[Piece] = [(shown(v.message), "", "")]
     command = _replay_command(v)
-    return ["" if v.line is None else str(v.line), shown(v.code), shown(v.match or ""),
-            "" if v.round is None else str(v.round), shown(v.player or ""),
-            shown(v.message) if command is None else f"{shown(v.message)}\n{shown(command)}"]
+    if command is not None:
+        message.append((shown(command), _COMMAND, ""))
+    return ["" if v.line is None else str(v.line), [(shown(v.code), code, code)], shown(v.match or ""),
+            "" if v.round is None else str(v.round), shown(v.player or ""), message]
 
 
 def _message_cell(violation: Violation) -> Text:
