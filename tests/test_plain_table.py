@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn
 
 from drawlog.check.rules import SEVERITY
 from drawlog.check.violations import Violation
@@ -22,7 +23,7 @@ from drawlog.views import ci_formats, writers
 from drawlog.views.ci_formats import ConciseWriter
 from drawlog.views.frames import frame_tables, plain_tables, plain_text
 from drawlog.views.plain_table import plain_table
-from drawlog.views.terminal import PLAIN, RICH, STYLED, make_console, writing_mode
+from drawlog.views.terminal import PLAIN, RICH, STYLED, Drawn, make_console, writing_mode
 from drawlog.views.writers import VIOLATION_COLUMNS, TextWriter, _cells, violations_table
 
 CODES = sorted(SEVERITY)
@@ -162,10 +163,14 @@ def test_a_colour_terminal_gets_styled_text_without_rich() -> None:
     console = terminal(stream, "truecolor")
     assert writing_mode(console) == STYLED
     writer = TextWriter(stream, console=console, quiet=True)
-    with mock.patch.object(console, "print", side_effect=AssertionError("rich was asked to print")):
+    printed = []
+    with mock.patch.object(console, "print", lambda renderable, **options: printed.append(renderable)):
         writer.add(violation(line=12345))
         writer.add(violation(line=None, match=None, code="W404", message="empty"))
         writer.end_file()
+    assert len(printed) == 2 and all(isinstance(drawn, Drawn) for drawn in printed)  # title, table: rich only
+    for drawn in printed:  # writes them out (a progress bar may be on)
+        console.print(drawn, crop=False, end="")
     out = stream.getvalue()
     assert out.startswith("\x1b[1;4ma.jsonl\x1b[0m\n┏")
     assert "│\x1b[36m \x1b[0m\x1b[36m12345\x1b[0m\x1b[36m \x1b[0m│\x1b[1m \x1b[0m\x1b[1;31mM207\x1b[0m" in out
@@ -231,3 +236,24 @@ def test_query_columns_named_like_patterns_are_cut_by_place_and_named_literally(
     assert [str(column.header) for column in tables[0].columns][:4] == ["player", "*", "^a.*$", "a\\"]
     text = plain_text(tables, 50)
     assert "┃ a\\ ┃" in text and plain_tables(frame, 50) == text
+
+
+@pytest.mark.parametrize("fmt", ["text", "concise"])
+def test_rows_go_above_a_progress_bar_on_the_same_terminal_as_rich_puts_them(fmt: str) -> None:
+    def shown_with_a_bar(mode: str) -> str:
+        stream = io.StringIO()
+        console = terminal(stream, "truecolor", 120)
+        module, kind = (writers, TextWriter) if fmt == "text" else (ci_formats, ConciseWriter)
+        with mock.patch.object(module, "writing_mode", lambda console: mode):
+            writer = kind(stream, console=console, quiet=True)
+        with Progress(TextColumn("validating"), BarColumn(), console=console, auto_refresh=False) as bar:
+            task = bar.add_task("validating", total=3)
+            for line in (3, 9, 27):
+                writer.add(violation(line=line))
+                writer.end_file()
+                bar.advance(task)
+        return stream.getvalue()
+
+    drawn = shown_with_a_bar(STYLED)
+    assert drawn == shown_with_a_bar(RICH)
+    assert drawn.count("validating") >= 3 and drawn.count("M207") == 3

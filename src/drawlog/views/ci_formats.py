@@ -38,7 +38,7 @@ from .. import __version__
 from ..check.rules import RULES, WARNING, Rule
 from ..check.violations import Summary, Violation
 from .plain_table import styled
-from .terminal import RICH, STYLED, make_console, shown, writing_mode
+from .terminal import RICH, STYLED, make_console, shown, write_drawn, writing_mode
 from .writers import Writer, verdict
 
 SARIF_VERSION = "2.1.0"
@@ -66,10 +66,11 @@ class ConciseWriter(Writer):
         self.console = console or make_console(stream)
         self.quiet = quiet
         self._mode = writing_mode(self.console)
+        self._terminal = self.console.is_terminal
 
     def add(self, violation: Violation) -> None:
         if self._mode != RICH:  # the same characters, without rich's rendering
-            self.console.file.write(self._line(violation, self._mode == STYLED))
+            write_drawn(self.console, self._line(violation, self._mode == STYLED), self._terminal)
             return
         line = Text(end="")
         line.append(shown(violation.file), style="bold")

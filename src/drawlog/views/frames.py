@@ -18,7 +18,7 @@ from rich.table import Table
 from ..atomic import atomic_file
 from ..errors import WriteFailed
 from .plain_table import Column, plain_table
-from .terminal import literal, plain_console, shown
+from .terminal import literal, plain_console, shown, write_drawn
 
 
 def frame_table(frame, title: str | None = None) -> Table:  # noqa: ANN001 - polars.DataFrame
@@ -121,7 +121,7 @@ def write_frame(frame, fmt: str, output: str | None, console: Console) -> None: 
     if fmt == "table" and output in (None, "-"):
         drawn = plain_tables(frame, console.width) if plain_console(console) else None
         if drawn is not None:
-            console.file.write(drawn)
+            write_drawn(console, drawn, console.is_terminal)
             return
         for table in frame_tables(frame, console.width):
             console.print(table)

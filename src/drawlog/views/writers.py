@@ -28,7 +28,7 @@ from ..check.rules import RULES_BY_CODE
 from ..check.violations import Summary, Violation
 from ..errors import WriteFailed
 from .plain_table import Column, Piece, plain_table, styled
-from .terminal import RICH, STYLED, literal, make_console, shown, writing_mode
+from .terminal import RICH, STYLED, literal, make_console, shown, write_drawn, writing_mode
 
 FORMATS = ("text", "concise", "json", "jsonl", "github", "sarif", "junit", "gitlab")
 #: The formats ``--statistics`` prints counts in; the others are annotations or reports, which counts do not fit.
@@ -244,7 +244,8 @@ class TextWriter(Writer):
         #: Whether tables may be drawn as plain text (nothing to colour, box drawing encodable), and the
         #: width they must fit: fixed unless a terminal's (asking a console for its width is slow).
         self._mode = writing_mode(self.console)
-        self._width = None if self.console.is_terminal else self.console.width
+        self._terminal = self.console.is_terminal
+        self._width = None if self._terminal else self.console.width
 
     def add(self, violation: Violation) -> None:
         if violation.file != self._file:
@@ -277,16 +278,16 @@ class TextWriter(Writer):
         if self._mode != RICH:
             width = console.width if self._width is None else self._width
             drawn = plain_table(VIOLATION_COLUMNS, [_cells(v) for v in self._rows], width, color=self._mode == STYLED)
-        if not self._titled:
-            if drawn is not None:
-                console.file.write(styled(shown(self._file or ""), _TITLE if self._mode == STYLED else "") + "\n")
-            else:
-                console.print(literal(self._file or "", style="bold underline"), soft_wrap=True)
-            self._titled = True
         if drawn is not None:
-            console.file.write(drawn)
+            if not self._titled:  # (printed apart, as rich prints it: a progress bar is drawn again between)
+                title = styled(shown(self._file or ""), _TITLE if self._mode == STYLED else "") + "\n"
+                write_drawn(console, title, self._terminal)
+            write_drawn(console, drawn, self._terminal)
         else:
+            if not self._titled:
+                console.print(literal(self._file or "", style="bold underline"), soft_wrap=True)
             console.print(violations_table(self._rows))
+        self._titled = True
         self._rows = []
 
     def finish(self, summary: Summary) -> None:
