@@ -241,8 +241,8 @@ class TextWriter(Writer):
         self._titled = False
         self._rows: list[Violation] = []
         self._held_since = 0.0
-        #: Whether tables may be drawn as plain text (nothing to colour, box drawing encodable), and the
-        #: width they must fit: fixed unless a terminal's (asking a console for its width is slow).
+        #: How tables may be drawn without rich (:func:`~drawlog.views.terminal.writing_mode`), whether through
+        #: rich's print (a terminal) and the width they must fit: fixed unless a terminal's (asking is slow).
         self._mode = writing_mode(self.console)
         self._terminal = self.console.is_terminal
         self._width = None if self._terminal else self.console.width
@@ -317,7 +317,8 @@ def violations_table(violations: list[Violation]) -> Table:
     return table
 
 
-#: The columns of :func:`violations_table`, for :func:`~drawlog.views.plain_table.plain_table`.
+#: The columns of :func:`violations_table`, for :func:`~drawlog.views.plain_table.plain_table`: the same
+#: styles as SGR parameters (cyan, bold), which ``tests/test_plain_table.py`` holds to rich's.
 VIOLATION_COLUMNS = [Column("line", right=True, style="36"), Column("code", min_width=4, style="1"), Column("match"),
                      Column("round", right=True), Column("player"), Column("message")]
 #: The styles of :func:`violations_table` as SGR parameters: an error's code (bold red), a warning's (bold
