@@ -153,6 +153,36 @@ def test_an_output_that_cannot_be_written_is_refused_before_the_work(tmp_path):
     assert "is a folder" in result.output
 
 
+def test_the_vega_runtime_is_bundled_once_then_read_from_the_cache(tmp_path, monkeypatch):
+    from unittest import mock
+
+    from drawlog.views import report_charts
+
+    made = []
+
+    def bundle(snippet, vl_version=None):
+        made.append(vl_version)
+        return f"window.vegaEmbed = vegaEmbed; // see http://example.org {len(made)}"
+
+    runtime = report_charts.vega_runtime.__wrapped__  # (past the cache of this process)
+    monkeypatch.setenv("DRAWLOG_CACHE_DIR", str(tmp_path / "cache"))
+    with mock.patch("vl_convert.javascript_bundle", bundle):
+        first = runtime()
+        assert first.startswith("window.vegaEmbed") and "http://" not in first and len(made) == 1
+        (kept,) = (tmp_path / "cache").iterdir()
+        assert kept.name.startswith("vega-runtime-") and kept.read_text(encoding="utf-8") == first
+        assert runtime() == first and len(made) == 1  # read back, not bundled again
+        kept.write_text(first[:20], encoding="utf-8")  # a copy cut short is bundled again
+        assert runtime().endswith(" 2" + report_charts._RUNTIME_END) and len(made) == 2
+        monkeypatch.setenv("DRAWLOG_CACHE_DIR", str(kept))  # a cache that cannot be a folder: still a page
+        assert runtime().endswith(" 3" + report_charts._RUNTIME_END)
+        monkeypatch.setenv("DRAWLOG_CACHE_DIR", "")  # empty: no cache at all
+        assert runtime().endswith(" 4" + report_charts._RUNTIME_END) and report_charts.cache_folder() is None
+    monkeypatch.delenv("DRAWLOG_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert report_charts.cache_folder() == tmp_path / "xdg" / "drawlog"
+
+
 def test_nothing_read_is_exit_2(tmp_path):
     result = runner.invoke(app, ["report", str(tmp_path / "missing.jsonl"), "-o", str(tmp_path / "r.html"), "-q"])
     assert result.exit_code == 2

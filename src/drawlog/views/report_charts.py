@@ -10,8 +10,12 @@ holds inline.
 from __future__ import annotations
 
 import functools
+import os
 import re
+from pathlib import Path
 from typing import Any
+
+from ..atomic import atomic_file
 
 #: Each chart of the report: its id, heading and the sentence that says what it shows.
 CHARTS = (
@@ -160,6 +164,12 @@ def _put_records(spec: dict[str, Any], records: list[dict[str, Any]]) -> None:
         spec["data"] = {"values": records}
 
 
+#: Bump when :func:`vega_runtime` changes what it makes of vl-convert's bundle (the cached copies are remade).
+_RUNTIME_FORMAT = 1
+#: The end every runtime made here has: a cached copy without it is made again.
+_RUNTIME_END = "\n// drawlog: the vega runtime ends here\n"
+
+
 @functools.lru_cache(maxsize=1)
 def vega_runtime() -> str:
     """Vega, Vega-Lite and Vega-Embed as one classic script that sets ``window.vegaEmbed``, safe to inline.
@@ -169,14 +179,51 @@ def vega_runtime() -> str:
     report turns off) and an issue cited in an error message. They are all in
     string literals, where ``:\\/\\/`` is the same string as ``://``; writing them
     so keeps every URL-like text out of the page.
+
+    Bundling takes vl-convert about two seconds, so the script is kept in
+    :func:`cache_folder` under a name that holds the versions it was made
+    from, and read from there next time.
     """
+    from importlib import metadata
+
     import altair as alt
     import vl_convert as vlc
 
     wanted = ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])
     version = wanted if wanted in vlc.get_vegalite_versions() else None
-    bundle = vlc.javascript_bundle("window.vegaEmbed = vegaEmbed;", vl_version=version)
+    name = f"vega-runtime-{metadata.version('vl-convert-python')}-vl{version or 'default'}-{_RUNTIME_FORMAT}.js"
+    folder = cache_folder()
+    if folder is not None:
+        try:
+            kept = (folder / name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            kept = ""
+        if kept.endswith(_RUNTIME_END):
+            return kept
+    bundle = _runtime(vlc.javascript_bundle("window.vegaEmbed = vegaEmbed;", vl_version=version))
+    if folder is not None:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            with atomic_file(folder / name, "w", encoding="utf-8") as handle:
+                handle.write(bundle)
+        except OSError:
+            pass  # (a cache that cannot be written: made again next time)
+    return bundle
+
+
+def cache_folder() -> Path | None:
+    """Where drawlog keeps what is slow to make: ``DRAWLOG_CACHE_DIR`` (empty: nowhere), else ``drawlog`` in
+    ``XDG_CACHE_HOME`` or ``~/.cache``."""
+    chosen = os.environ.get("DRAWLOG_CACHE_DIR")
+    if chosen is not None:
+        return Path(chosen) if chosen else None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base, "drawlog")
+
+
+def _runtime(bundle: str) -> str:
+    """vl-convert's bundle made safe to inline (see :func:`vega_runtime`), with the end that marks it whole."""
     bundle = re.sub(r"\b(https?)://", r"\1:\\/\\/", bundle)
     if "</script" in bundle.lower():  # would end the page's script element early
         bundle = re.sub(r"</(script)", r"<\\/\1", bundle, flags=re.IGNORECASE)
-    return bundle
+    return bundle + _RUNTIME_END
