@@ -46,9 +46,9 @@ RICH, PLAIN, STYLED = "rich", "plain", "styled"
 def writing_mode(console: Console) -> str:
     """How text may be written to ``console``: :data:`PLAIN` when nothing is coloured, :data:`STYLED` when
     colours go to a terminal of the standard, 256 or true colours, else :data:`RICH` (only rich can: box
-    drawing not encodable, ``NO_COLOR`` taking colours but not bold, a legacy Windows console).
+    drawing not encodable, ``NO_COLOR`` taking colours but not bold, a legacy Windows console, a notebook).
     """
-    if console.options.ascii_only or console.legacy_windows:
+    if console.options.ascii_only or console.legacy_windows or console.is_jupyter:
         return RICH
     if console.color_system is None:
         return PLAIN
