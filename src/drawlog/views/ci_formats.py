@@ -39,7 +39,7 @@ from ..check.rules import RULES, WARNING, Rule
 from ..check.violations import Summary, Violation
 from .plain_table import styled
 from .terminal import RICH, STYLED, make_console, shown, write_drawn, writing_mode
-from .writers import Writer, verdict
+from .writers import Writer, code_style, verdict
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -85,14 +85,12 @@ class ConciseWriter(Writer):
     @staticmethod
     def _line(violation: Violation, color: bool) -> str:
         """The line rich prints for ``violation``, written without it (its ANSI styles when ``color``)."""
-        def style(text: str, sgr: str) -> str:
-            return styled(text, sgr) if color else text
-
-        code = style(violation.code, "1;33" if violation.severity == WARNING else "1;31")
-        at = style(shown(violation.file), "1")
+        bold, cyan = ("1", "36") if color else ("", "")
+        at = styled(shown(violation.file), bold)
         if violation.line is not None:
-            at += style(":", "36") + str(violation.line)
-        return f"{at}{style(': ', '36')}{code} {shown(_where(violation))}\n"
+            at += styled(":", cyan) + str(violation.line)
+        code = styled(violation.code, code_style(violation) if color else "")
+        return f"{at}{styled(': ', cyan)}{code} {shown(_where(violation))}\n"
 
     def finish(self, summary: Summary) -> None:
         if not self.quiet:

@@ -321,15 +321,20 @@ def violations_table(violations: list[Violation]) -> Table:
 #: styles as SGR parameters (cyan, bold), which ``tests/test_plain_table.py`` holds to rich's.
 VIOLATION_COLUMNS = [Column("line", right=True, style="36"), Column("code", min_width=4, style="1"), Column("match"),
                      Column("round", right=True), Column("player"), Column("message")]
-#: The styles of :func:`violations_table` as SGR parameters: an error's code (bold red), a warning's (bold
-#: yellow), the replay command (dim), a file's name over its table (bold underline).
-_ERROR_CODE, _WARNING_CODE, _COMMAND, _TITLE = "1;31", "1;33", "2", "1;4"
+#: The styles of :func:`violations_table` as SGR parameters: the replay command (dim), a file's name over its
+#: table (bold underline).
+_COMMAND, _TITLE = "2", "1;4"
+
+
+def code_style(violation: Violation) -> str:
+    """The SGR parameters of a violation's code in text and concise output: bold yellow (warning) or bold red."""
+    return "1;33" if violation.severity == "warning" else "1;31"
 
 
 def _cells(violation: Violation) -> list[str | list[Piece]]:
     """The cells of :func:`violations_table`'s row for ``violation``, for :func:`~drawlog.views.plain_table.plain_table`."""
     v = violation
-    code = _WARNING_CODE if v.severity == "warning" else _ERROR_CODE
+    code = code_style(v)
     message: list[Piece] = [(shown(v.message), "", "")]
     command = _replay_command(v)
     if command is not None:
