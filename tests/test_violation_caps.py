@@ -238,3 +238,37 @@ def test_validating_a_log_of_many_violations_into_json_holds_none(tmp_path: Path
     document = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     assert len(document["violations"]) == document["summary"]["violations"] == 1_500 * 41
     assert peak < 8_000_000, peak  # 61,500 violations held would be over 25 MB
+
+
+def test_warnings_filling_a_line_never_crowd_out_its_error(tmp_path: Path) -> None:
+    """An error past --max-per-line takes the place of one of its line's warnings: the run still fails."""
+    log = tmp_path / "hidden.jsonl"
+    extra = ",".join(f'"x{index}":0' for index in range(MAX_PER_LINE + 20))
+    log.write_text(f'{{"type":"match_start","players":["p1","p1"],"match":"m1",{extra}}}\n')
+    result = cli("validate", log, "--format", "json")
+    assert result.exit_code == 1
+    document = json.loads(result.stdout)
+    codes = [(v["line"], v["code"]) for v in document["violations"]]
+    assert codes[:MAX_PER_LINE] == [(1, "W401")] * (MAX_PER_LINE - 1) + [(1, "S101")]
+    summary = document["summary"]
+    assert (summary["errors"], summary["warnings"], summary["suppressed_per_line"]) == (2, MAX_PER_LINE - 1, 21)
+    assert summary["suppressed_errors"] == 0
+
+
+def test_an_error_held_back_by_a_cap_still_fails_the_run(tmp_path: Path) -> None:
+    """Past --max-per-match the error is not shown, but the exit status and the verdict count it."""
+    log = tmp_path / "capped.jsonl"
+    log.write_text('{"type":"match_start","players":["p1","p2"],"target":50,"match":"m1"}\n'
+                   '{"type":"round_end","round":1,"reason":"domino","winner":"p1","points":{"p1":1},"match":"m1"}\n'
+                   '{"type":"match_end","scores":{"p1":0,"p2":0},"winner":null,"match":"m1"}\n')
+    result = cli("validate", log, "--format", "json", "--max-per-match", "1")
+    assert result.exit_code == 1
+    document = json.loads(result.stdout)
+    assert [(v["line"], v["code"]) for v in document["violations"]] == [(1, "W402")]
+    summary = document["summary"]
+    assert (summary["errors"], summary["suppressed"], summary["suppressed_errors"]) == (0, 2, 2)  # F004, R305
+    text = cli("validate", log, "--max-per-match", "1")
+    assert text.exit_code == 1
+    assert text.stdout.strip().splitlines()[-1].startswith("errors found:")
+    assert "2 errors among those not shown" in text.stdout
+    assert cli("validate", log, "--max-per-match", "1", "--exit-zero").exit_code == 0

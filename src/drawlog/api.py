@@ -44,8 +44,8 @@ class Validation:
 
     @property
     def ok(self) -> bool:
-        """Whether no error was found (warnings allowed)."""
-        return self.summary.errors == 0
+        """Whether no error was found (warnings allowed), counting errors past a cap that were not kept."""
+        return not self.summary.failed()
 
     def __iter__(self) -> Iterator[Violation]:
         return iter(self.violations)

@@ -299,6 +299,8 @@ class Replay:
                 table.reported += 1
                 if table.reported > cap:
                     reporter.summary.suppressed += 1
+                    if SEVERITY[code] != WARNING:
+                        reporter.summary.suppressed_errors += 1
                     return
         reporter.record(code, message, line, match, round_number, player)
 

@@ -59,6 +59,19 @@ class Summary(msgspec.Struct, kw_only=True):
     suppressed_per_line: int = 0
     #: Violations found but not reported because the baseline (``--baseline``) holds them.
     baselined: int = 0
+    #: Errors among ``suppressed`` and ``suppressed_per_line``: not shown, but they fail the run all the same.
+    suppressed_errors: int = 0
+
+    def failed(self, strict: bool = False) -> bool:
+        """Whether the run found an error (``strict``: or a warning), shown or held back by a cap.
+
+        Violations in a baseline or ignored for a file do not count: they were
+        set aside on purpose, not for want of room.
+        """
+        if self.errors or self.suppressed_errors:
+            return True
+        held_back = self.suppressed + self.suppressed_per_line
+        return strict and (self.warnings > 0 or held_back > 0)
 
     def withdraw(self, violation: Violation) -> None:
         """Take back a violation already counted as reported (it is in a baseline or a per-file ignore)."""
@@ -74,7 +87,9 @@ class Reporter:
 
     ``file`` is the input being read; only ``codes`` are kept (``--select`` /
     ``--ignore``), and at most ``max_per_line`` of one line (``--max-per-line``;
-    the rest are counted in ``summary.suppressed_per_line``, never held).
+    the rest are counted in ``summary.suppressed_per_line``, never held). A full
+    line keeps errors before warnings: an error past the cap takes the place of
+    a warning of its line not yet handed out, so warnings cannot crowd out an error.
     :meth:`flush` yields what was found since the last call and counts it in
     ``summary``, so a consumer that stops early (``--fail-fast``) leaves counts
     that match what it reported.
@@ -89,6 +104,8 @@ class Reporter:
         #: The line the last violation kept was on, and how many of that line were taken.
         self._line: int | None = None
         self._on_line = 0
+        #: Where in ``found`` the warnings of that line are, for an error to take the place of the last.
+        self._line_warnings: list[int] = []
 
     @property
     def file(self) -> str:
@@ -99,6 +116,7 @@ class Reporter:
     def file(self, name: str) -> None:
         self._file = name
         self._line = None
+        self._line_warnings = []
 
     def admit(self, code: str, line: int | None) -> bool:
         """Whether a violation of ``code`` on ``line`` is reported: selected, and within ``max_per_line``.
@@ -115,10 +133,18 @@ class Reporter:
         if line != self._line:
             self._line = line
             self._on_line = 1
+            self._line_warnings = []
             return True
         self._on_line += 1
         if self._on_line > self.max_per_line:
-            self.summary.suppressed_per_line += 1
+            summary = self.summary
+            summary.suppressed_per_line += 1
+            if SEVERITY[code] == WARNING:
+                return False
+            if self._line_warnings:  # the error is kept, the line's last warning not yet handed out is not
+                del self.found[self._line_warnings.pop()]
+                return True
+            summary.suppressed_errors += 1
             return False
         return True
 
@@ -131,8 +157,11 @@ class Reporter:
     def record(self, code: str, message: str, line: int | None, match: str | None = None,
                round_number: int | None = None, player: str | None = None) -> None:
         """Record one violation that :meth:`admit` let through."""
+        severity = SEVERITY[code]
+        if severity == WARNING and line is not None and line == self._line:
+            self._line_warnings.append(len(self.found))
         self.found.append(Violation(file=self._file, line=line, match=match, round=round_number,
-                                    player=player, code=code, severity=SEVERITY[code], message=message))
+                                    player=player, code=code, severity=severity, message=message))
 
     def flush(self) -> Iterator[Violation]:
         """Yield what was found, counting each in the summary as it is handed out."""
@@ -140,6 +169,7 @@ class Reporter:
         if found:
             batch = found[:]
             found.clear()
+            self._line_warnings = []
             summary = self.summary
             for violation in batch:
                 summary.violations += 1

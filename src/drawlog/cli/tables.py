@@ -242,7 +242,7 @@ def audit(
     example = "SELECT code, count(*) AS n FROM violations GROUP BY code ORDER BY n DESC"
     console.print(Text(f"tables in {shown(out)}: query them with `drawlog query {shown(shlex.quote(out))} "
                        f"\"{example}\"`"), soft_wrap=True)
-    failed = summary.errors > 0 or (strict and summary.warnings > 0)
+    failed = summary.failed(strict)
     raise typer.Exit(EXIT_ERRORS if failed and not exit_zero else EXIT_CLEAN)
 
 

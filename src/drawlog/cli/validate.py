@@ -155,7 +155,7 @@ def validate(
     if write_baseline is not None and screen is not None and screen.recorded is not None:
         _write_baseline(write_baseline, screen.recorded, quiet)
         raise typer.Exit(EXIT_CLEAN)
-    failed = summary.errors > 0 or (strict and summary.warnings > 0)
+    failed = summary.failed(strict)
     raise typer.Exit(EXIT_ERRORS if failed and not exit_zero else EXIT_CLEAN)
 
 

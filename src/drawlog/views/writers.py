@@ -195,6 +195,8 @@ def summary_line(summary: Summary) -> str:
         parts.append(f"{summary.suppressed:,} more not shown (--max-per-match)")
     if summary.suppressed_per_line:
         parts.append(f"{summary.suppressed_per_line:,} more not shown (--max-per-line)")
+    if summary.suppressed_errors:
+        parts.append(f"{quantity(summary.suppressed_errors, 'error')} among those not shown")
     if summary.baselined:
         parts.append(f"{summary.baselined:,} in the baseline, not shown")
     return ", ".join(parts)
@@ -207,9 +209,10 @@ def verdict(summary: Summary, note: str = "") -> Text:
     or in a baseline), it says ``no errors reported`` and how many are invalid;
     ``note`` says what limited the report (``select: W``).
     """
-    style = "bold red" if summary.errors else ("bold yellow" if summary.warnings else "bold green")
+    errors = summary.errors or summary.suppressed_errors
+    style = "bold red" if errors else ("bold yellow" if summary.warnings else "bold green")
     invalid = summary.matches - summary.valid_matches
-    if summary.errors:
+    if errors:
         said = "errors found"
     elif invalid > 0:
         said = f"no errors reported{f' ({note})' if note else ''}; {quantity(invalid, 'match', 'matches')} invalid"
