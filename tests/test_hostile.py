@@ -164,11 +164,16 @@ def test_simulate_results_escape_the_faults_file_name(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("options", [[], ["--fail-fast"], ["--exit-zero"], ["--fail-fast", "--exit-zero"],
                                      ["--strict", "--fail-fast"], ["--format", "json", "--fail-fast"]])
-@pytest.mark.parametrize("what", ["missing", "empty folder", "both"])
+@pytest.mark.parametrize("what", ["missing", "empty folder", "both", "unreadable files", "two missing"])
 def test_nothing_read_is_exit_2_in_every_mode(tmp_path: Path, options: list[str], what: str) -> None:
-    missing, folder = tmp_path / "nonexistent.jsonl", tmp_path / "empty"
+    missing, folder, unreadable = tmp_path / "nonexistent.jsonl", tmp_path / "empty", tmp_path / "unreadable"
     folder.mkdir()
-    paths = {"missing": [missing], "empty folder": [folder], "both": [missing, folder]}[what]
+    unreadable.mkdir()
+    (unreadable / "a.jsonl").write_bytes(b"\x00binary\n")
+    (unreadable / "b.jsonl.gz").write_bytes(b"not gzip")
+    (unreadable / "c.jsonl").symlink_to(tmp_path / "gone.jsonl")
+    paths = {"missing": [missing], "empty folder": [folder], "both": [missing, folder],
+             "unreadable files": [unreadable], "two missing": [missing, tmp_path / "gone.jsonl"]}[what]
     result = cli("validate", *paths, *options)
     assert result.exit_code == 2, result.output
 
@@ -178,6 +183,20 @@ def test_fail_fast_after_something_was_read_is_exit_1(tmp_path: Path) -> None:
     log.write_bytes(b"".join(match_lines()) + b'{"type":"pass","match":"m1","player":"p1"}\n')
     assert cli("validate", log, tmp_path / "nonexistent.jsonl", "--fail-fast").exit_code == 1
     assert cli("validate", log, tmp_path / "nonexistent.jsonl", "--fail-fast", "--exit-zero").exit_code == 0
+
+
+def test_fail_fast_reads_on_past_unreadable_inputs_until_one_can_be_read(tmp_path: Path) -> None:
+    """--fail-fast stops at the first error of a readable input: unreadable ones before it only are reported."""
+    log = tmp_path / "b.jsonl"
+    log.write_bytes(b"".join(match_lines()) + b'{"type":"pass","match":"m1","player":"p1"}\n')
+    (tmp_path / "a.jsonl").write_bytes(b"\x00binary\n")
+    (tmp_path / "c.jsonl").write_bytes(b"".join(match_lines()))
+    result = cli("validate", tmp_path, "--fail-fast", "--format", "json")
+    assert result.exit_code == 1
+    document = json.loads(result.stdout)
+    assert [(Path(v["file"]).name, v["code"]) for v in document["violations"]] == [("a.jsonl", "F007"),
+                                                                                  ("b.jsonl", "F004")]
+    assert (document["summary"]["files"], document["summary"]["unreadable"]) == (1, 1)
 
 
 # -- 5. hangs and double reads ------------------------------------------------------------------------

@@ -219,7 +219,10 @@ def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: froz
                 found = validator.validate_inputs([item])
                 for violation in screen(found, validator.summary) if screen is not None else found:
                     writer.add(violation)
-                    if fail_fast and violation.severity == "error":
+                    # (an unreadable input before any readable one does not stop it: exit 2 must tell
+                    # whether anything could be read)
+                    if fail_fast and violation.severity == "error" \
+                            and not (violation.code == "F007" and validator.summary.files == 0):
                         stop = True
                         break
                 getattr(found, "close", lambda: None)()  # a validation left early counts the lines it read now
