@@ -445,6 +445,45 @@ def test_query_of_a_date_python_cannot_hold_prints_it(tmp_path: Path) -> None:
     assert cli("players", out).exit_code == 0 and cli("ratings", out).exit_code == 0
 
 
+@pytest.mark.parametrize("args", [["validate", "LOG"], ["validate", "LOG", "--format", "json"], ["rule", "M205"],
+                                  ["schema"], ["validate", "LOG", "-o", "OUT"]])
+def test_closed_standard_output_is_one_error_line_not_a_traceback(tmp_path: Path, args: list[str]) -> None:
+    """Started with standard output closed (``drawlog … >&-``), Python has no sys.stdout: exit 2, or the file."""
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(b"".join(match_lines()))
+    out = tmp_path / "report.txt"
+    args = [str(log) if arg == "LOG" else str(out) if arg == "OUT" else arg for arg in args]
+    command = [sys.executable, "-c", "import sys; from drawlog.cli import main; sys.argv[0] = 'drawlog'; main()", *args]
+    proc = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120, check=False,
+                          preexec_fn=lambda: os.close(1))  # noqa: PLW1509 - the child must start without fd 1
+    assert b"Traceback" not in proc.stderr
+    if "-o" in args:
+        assert proc.returncode == 0 and "no errors" in out.read_text()
+    else:
+        assert proc.returncode == 2
+        assert proc.stderr.decode().strip() == "Error: cannot write standard output: standard output is closed"
+
+
+@pytest.mark.parametrize("fmt", ["table", "json", "jsonl", "csv"])
+def test_query_of_a_date_past_the_calendar_writes_its_number(tmp_path: Path, fmt: str) -> None:
+    """A timestamp of 2^63 - 1 microseconds (or a date in the year 5,000,000) made polars panic: a traceback."""
+    import polars as pl
+
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b"".join(match_lines()))
+    out = tmp_path / "stats"
+    assert cli("stats", path, "--out", out, "-q").exit_code == 0
+    matches = out / "matches.parquet"
+    frame = pl.read_parquet(matches)
+    frame.with_columns(pl.lit(2**63 - 1).cast(pl.Datetime("us", "UTC")).alias("started_at")).write_parquet(matches)
+    result = cli("query", out, "SELECT match, started_at FROM matches", "-f", fmt)
+    assert result.exit_code == 0, result.output
+    assert str(2**63 - 1) in result.stdout
+    assert "started_at holds a date more than 250,000 years from 1970" in result.stderr
+    sql = "SELECT CAST(2000000000 AS DATE) AS d"
+    assert "2000000000" in cli("query", out, sql, "-f", fmt).stdout
+
+
 @pytest.mark.parametrize("moment", ["workers starting", "parts joining"])
 def test_ctrl_c_during_parallel_stats_prints_no_traceback_and_keeps_the_old_tables(tmp_path: Path,
                                                                                     moment: str) -> None:

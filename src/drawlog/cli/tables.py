@@ -17,7 +17,7 @@ from ..check.replay import MAX_OPEN_MATCHES
 from ..check.validator import Validator
 from ..check.violations import MAX_PER_LINE, MAX_PER_MATCH, Summary
 from ..errors import NothingRead, OutputBusy, OutputError
-from ..views.frames import frame_table, write_frame
+from ..views.frames import beyond_calendar, frame_table, write_frame
 from ..views.terminal import shown
 from ..views.writers import (
     quantity,
@@ -268,6 +268,9 @@ def _frame_command(compute, fmt: FrameFormat | None, output: Optional[str]) -> N
         frame = compute()
     except OutputError as error:
         raise typer.BadParameter(shown(str(error)), param_hint="DIR") from None
+    frame, notes = beyond_calendar(frame)
+    for note in notes:
+        typer.echo(f"note: {shown(note)}", err=True)
     write_frame(frame, fmt.value, output, Console(highlight=False, emoji=False))
 
 

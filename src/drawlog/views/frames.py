@@ -111,6 +111,41 @@ def _python_rows(frame) -> list[tuple[Any, ...]]:  # noqa: ANN001 - polars.DataF
         return frame.with_columns(pl.col(dates).cast(pl.String)).rows()
 
 
+#: How far from 1970 a date may lie for polars to write it, in seconds (its calendar ends in the year 262,143).
+CALENDAR_SECONDS = 8_000_000_000_000
+_PER_SECOND = {"ms": 1_000, "us": 1_000_000, "ns": 1_000_000_000}
+_UNIT_NAMES = {"ms": "milliseconds", "us": "microseconds", "ns": "nanoseconds"}
+
+
+def beyond_calendar(frame):  # noqa: ANN001, ANN201 - polars.DataFrame
+    """``frame`` with each date or datetime column that holds a value past polars' calendar as its number.
+
+    Such a value (the year 5,000,000; a timestamp of 2^63 microseconds) makes
+    polars panic when it writes it in any form but Parquet. The column then
+    holds the days or the unit since 1970-01-01 instead; returns the frame and
+    one note per column changed.
+    """
+    import polars as pl
+
+    changed, notes = [], []
+    for name, dtype in frame.schema.items():
+        if isinstance(dtype, pl.Datetime):
+            limit, unit = CALENDAR_SECONDS * _PER_SECOND[dtype.time_unit or "us"], _UNIT_NAMES[dtype.time_unit or "us"]
+        elif isinstance(dtype, pl.Date):
+            limit, unit = CALENDAR_SECONDS // 86_400, "days"
+        else:
+            continue
+        if limit >= 2**63:
+            continue
+        low, high = frame.select(pl.col(name).to_physical().min().alias("low"),
+                                 pl.col(name).to_physical().max().alias("high")).row(0)
+        if (low is not None and low < -limit) or (high is not None and high > limit):
+            changed.append(pl.col(name).to_physical())
+            notes.append(f"{name} holds a date more than 250,000 years from 1970, which polars cannot write: "
+                         f"the column is written as {unit} since 1970-01-01")
+    return (frame.with_columns(changed) if changed else frame), notes
+
+
 def write_frame(frame, fmt: str, output: str | None, console: Console) -> None:  # noqa: ANN001
     """Write a DataFrame as rich tables (``table``), csv, json, jsonl or parquet to ``output``, or to standard output.
 

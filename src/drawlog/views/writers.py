@@ -14,6 +14,8 @@ sequences to the terminal. JSON keeps the exact strings.
 
 from __future__ import annotations
 
+import errno
+import io
 import shlex
 import time
 from collections import Counter
@@ -46,15 +48,43 @@ STANDARD_OUTPUT = "standard output"
 _encoder = msgspec.json.Encoder()
 
 
+class ClosedOutput(io.TextIOBase):
+    """Standard output when the process was started without one (``drawlog … >&-``): writing fails.
+
+    Python leaves ``sys.stdout`` None then; this stands in, so that a command
+    whose output goes to a file runs as usual and one that writes to standard
+    output fails like any other write (one line, exit 2), as ``cat`` does.
+    """
+
+    def write(self, data: Any) -> int:
+        """Fail: there is nowhere to write."""
+        raise OSError(errno.EBADF, "standard output is closed")
+
+    def isatty(self) -> bool:
+        """Not a terminal."""
+        return False
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        """UTF-8, as drawlog writes."""
+        return "utf-8"
+
+    @property
+    def buffer(self) -> ClosedOutput:
+        """Itself: the binary stream fails the same way."""
+        return self
+
+
 class GuardedStream:
     """A stream whose failed writes and flushes raise :class:`WriteFailed` naming ``target``.
 
     Everything else is the wrapped stream's; ``buffer`` (the binary stream under
-    a text stream) is guarded too.
+    a text stream) is guarded too. A missing stream (None: closed when the
+    process began) is a :class:`ClosedOutput`.
     """
 
     def __init__(self, wrapped: Any, target: str = STANDARD_OUTPUT) -> None:
-        self.wrapped = wrapped
+        self.wrapped = wrapped if wrapped is not None else ClosedOutput()
         self.target = target
 
     def write(self, data: Any) -> int:
