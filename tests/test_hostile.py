@@ -464,6 +464,17 @@ def test_closed_standard_output_is_one_error_line_not_a_traceback(tmp_path: Path
         assert proc.stderr.decode().strip() == "Error: cannot write standard output: standard output is closed"
 
 
+@pytest.mark.parametrize("command", ["stats", "audit"])
+def test_an_out_folder_named_in_bytes_that_are_not_utf8_is_refused_in_one_line(tmp_path: Path, command: str) -> None:
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(b"".join(match_lines()))
+    for out in (os.fsdecode(bytes(tmp_path) + b"/stats\xff"), os.fsdecode(bytes(tmp_path) + b"/d\xff/stats")):
+        result = cli(command, log, "--out", out)
+        assert result.exit_code == 2
+        assert "is not a UTF-8 name" in result.output and "\\xff" in result.output
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["log.jsonl"]
+
+
 @pytest.mark.parametrize("fmt", ["table", "json", "jsonl", "csv"])
 def test_query_of_a_date_past_the_calendar_writes_its_number(tmp_path: Path, fmt: str) -> None:
     """A timestamp of 2^63 - 1 microseconds (or a date in the year 5,000,000) made polars panic: a traceback."""

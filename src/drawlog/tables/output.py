@@ -67,8 +67,20 @@ def _lock_path(target: Path) -> Path:
     return target / INSIDE_LOCK if _is_mount(target) else target.parent / f".{target.name}.lock"
 
 
+def check_out_name(out: Path) -> None:
+    """Refuse an ``--out`` whose name, or its real path's, is not UTF-8 (Arrow takes only UTF-8 paths)."""
+    for name in (str(out), os.path.realpath(out)):
+        try:
+            name.encode("utf-8")
+        except UnicodeEncodeError:  # bytes that are not UTF-8, which the file system keeps as surrogates
+            shown_name = os.fsencode(name).decode("utf-8", "backslashreplace")
+            raise OutputError(f"{shown_name} is not a UTF-8 name: Arrow writes tables only under UTF-8 paths; "
+                              f"choose another --out") from None
+
+
 def check_out_dir(out: Path) -> None:
-    """Refuse a folder drawlog did not write (or a file) before any work is done."""
+    """Refuse a folder drawlog did not write (or a file), or a name Arrow cannot take, before any work is done."""
+    check_out_name(out)
     if out.exists() and not out.is_dir():
         raise OutputError(f"{out} exists and is not a folder")
     if not out.is_dir() or (out / MANIFEST).is_file():
@@ -94,6 +106,7 @@ class OutputFolder:
 
     def open(self) -> OutputFolder:
         """Lock the folder (:class:`OutputBusy` when another run holds it), put right what a killed run left, check it."""
+        check_out_name(self.out)
         self._lock = _Lock.take(_lock_path(self.target), self.out)
         try:
             _recover(self.target)
