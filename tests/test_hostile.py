@@ -73,6 +73,7 @@ def test_shown_escapes_control_characters_and_keeps_the_rest() -> None:
     assert shown(EVIL_MATCH) == "m\\x1b]0;log is clean\\x07\\x1b[2J"
     assert shown(EVIL_PLAYER) == "p\\nq\\rr\\ts\\u202e"
     assert shown("\x00\x7f\x9b") == "\\x00\\x7f\\x9b"
+    assert shown("a\u061cb\u200fc") == "a\\u061cb\\u200fc"  # bidirectional marks (Arabic letter mark too)
     assert shown(shown(EVIL_MATCH)) == shown(EVIL_MATCH)
 
 
@@ -134,6 +135,17 @@ def test_tables_on_screen_and_in_files_escape_values_and_headers(evil_stats: Pat
 def test_query_json_keeps_the_exact_strings(evil_stats: Path) -> None:
     result = cli("query", evil_stats, "SELECT match FROM matches", "--format", "json")
     assert json.loads(result.stdout) == [{"match": EVIL_MATCH}]
+
+
+def test_replay_and_simulate_messages_escape_ids_paths_and_names(tmp_path: Path) -> None:
+    log = tmp_path / "two\x1b]0;t\x07.jsonl"
+    log.write_bytes(b"".join(match_lines(EVIL_MATCH)) + b"".join(match_lines("m2", seed=2)))
+    for args in (["replay", log], ["replay", f"{log}:999999", "--match", EVIL_PLAYER],
+                 ["replay", tmp_path / "missing\x1b[2J.jsonl:3"], ["simulate", "--bots", "x\x1b]0;t\x07,greedy"]):
+        result = cli(*args)
+        assert result.exit_code == 2, result.output
+        assert_no_controls(result.output)
+    assert shown(EVIL_MATCH) in cli("replay", log).output
 
 
 def test_audit_and_errors_escape_paths(evil_stats: Path, tmp_path: Path) -> None:

@@ -160,17 +160,17 @@ def replay(
         if match is None:
             ids = match_ids(source)
             if len(ids) != 1:
-                listed = ", ".join(ids[:10]) + (", …" if len(ids) > 10 else "") if ids else "none found"
+                listed = ", ".join(map(shown, ids[:10])) + (", …" if len(ids) > 10 else "") if ids else "none found"
                 raise typer.BadParameter(f"say which match with --match ID (or give FILE:LINE); matches in "
-                                         f"{path}: {listed}", param_hint="--match")
+                                         f"{shown(path)}: {listed}", param_hint="--match")
             match = ids[0]
         frames = walk(source, Selection(match, round_number, at))
     except InputError as error:
-        typer.echo(f"Error: {error}", err=True)
+        typer.echo(f"Error: {shown(str(error))}", err=True)
         raise typer.Exit(EXIT_UNUSABLE) from None
     if not frames:
         where = f" round {round_number}" if round_number is not None else ""
-        raise typer.BadParameter(f"no line of match {match!r}{where} in {path}"
+        raise typer.BadParameter(f"no line of match {shown(repr(match))}{where} in {shown(path)}"
                                  + (f" up to line {at}" if at is not None else ""), param_hint="LOG")
     if output_format is ReplayFormat.json:
         write_output(output, lambda stream: stream.write(frames_json(frames)))

@@ -96,7 +96,7 @@ def simulate(
     lineup = [name.strip() for name in bots.split(",") if name.strip()]
     unknown = [name for name in lineup if name not in BOTS]
     if unknown or not lineup:
-        raise typer.BadParameter(f"unknown bot {', '.join(unknown) or '(none)'}; choose from {', '.join(BOTS)}",
+        raise typer.BadParameter(f"unknown bot {shown(', '.join(unknown)) or '(none)'}; choose from {', '.join(BOTS)}",
                                  param_hint="--bots")
     if faults > 0 and faults_file is None:
         if output == "-":

@@ -98,7 +98,7 @@ def literal(text: str, style: str = "") -> Text:
 
 
 #: What a terminal would act on rather than show: C0 and C1 controls, DEL, bidirectional and line-separator marks.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
 _NAMED_CONTROLS = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
