@@ -437,6 +437,25 @@ def test_deep_lines_in_many_blocks_agree_between_validate_and_stats(tmp_path: Pa
     assert stats_violations(path, tmp_path / "stats") == violations
 
 
+def test_claims_for_many_names_that_are_not_players_make_short_messages(tmp_path: Path) -> None:
+    """30,000 strangers in a round_end's points, its hands and a match_end's scores: three names, then a count."""
+    events = [json.loads(line) for line in match_lines()]
+    strangers = {f"x{index}": 1 for index in range(30_000)}
+    round_end = next(index for index, event in enumerate(events) if event["type"] == "round_end")
+    events[round_end]["points"].update(strangers)
+    events[round_end]["hands"] = {name: [] for name in strangers}
+    events[-1]["scores"].update(strangers)
+    path = tmp_path / "strangers.jsonl"
+    path.write_text("".join(json.dumps(event) + "\n" for event in events))
+    document = json.loads(cli("validate", path, "--format", "json").stdout)
+    messages = {v["code"]: v["message"] for v in document["violations"]}
+    assert messages["R303"].endswith("29,997 more points claimed for names that are not players")
+    assert messages["R303"].startswith("claims 1 points for x0, who is not a player; claims 1 points for x1")
+    assert messages["R304"].endswith("29,997 more hands revealed for names that are not players")
+    assert "29,997 more scores claimed for names that are not players" in messages["R306"]
+    assert max(len(message) for message in messages.values()) < 400
+
+
 # -- 7. no traceback, ever ----------------------------------------------------------------------------
 
 

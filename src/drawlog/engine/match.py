@@ -21,6 +21,8 @@ from .tiles import FULL_SET, label, labels, tile_bit, tile_count, tile_id
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
+#: The names that are not players a claim's message lists one by one (R303, R304, R306); the rest are counted.
+STRANGERS_LISTED: Final = 3
 
 Halves = tuple[int, int]
 
@@ -313,8 +315,10 @@ class Match:
             for name, awarded in zip(self.names, score.end_points)
             if points.get(name, 0) != awarded
         ]
-        wrong += [f"claims {value} points for {name}, who is not a player" for name, value in points.items()
-                  if name not in self.seat_of]
+        strangers = [name for name in points if name not in self.seat_of]
+        wrong += [f"claims {points[name]} points for {name}, who is not a player"
+                  for name in strangers[:STRANGERS_LISTED]]
+        wrong += _more_strangers(len(strangers), "points claimed")
         if wrong:
             faults.append(Fault("R303", "; ".join(wrong)))
         return faults
@@ -323,10 +327,13 @@ class Match:
         state = self.round
         assert state is not None
         wrong = []
+        strangers = 0
         for name, tiles in hands.items():
             seat = self.seat_of.get(name)
             if seat is None:
-                wrong.append(f"reveals a hand for {name}, who is not a player")
+                strangers += 1
+                if strangers <= STRANGERS_LISTED:
+                    wrong.append(f"reveals a hand for {name}, who is not a player")
                 continue
             revealed = 0
             for halves in tiles:
@@ -341,6 +348,7 @@ class Match:
                 if len(tiles) != revealed.bit_count():
                     parts.append("lists a tile twice")
                 wrong.append(f"{name}'s revealed hand {' and '.join(parts)}")
+        wrong += _more_strangers(strangers, "hands revealed")
         return [Fault("R304", "; ".join(wrong))] if wrong else []
 
     def settle_round(self) -> RoundScore:
@@ -374,7 +382,9 @@ class Match:
             for name, score in zip(self.names, self.scores)
             if scores.get(name, 0) != score
         ]
-        wrong += [f"claims a score for {name}, who is not a player" for name in scores if name not in self.seat_of]
+        strangers = [name for name in scores if name not in self.seat_of]
+        wrong += [f"claims a score for {name}, who is not a player" for name in strangers[:STRANGERS_LISTED]]
+        wrong += _more_strangers(len(strangers), "scores claimed")
         if result.decided:
             expected = self.names[result.winner] if result.winner is not None else None
             if winner != expected:
@@ -383,6 +393,12 @@ class Match:
         if wrong:
             faults.append(Fault("R306", "; ".join(wrong)))
         return faults
+
+
+def _more_strangers(count: int, what: str) -> list[str]:
+    """After the first :data:`STRANGERS_LISTED` names that are not players, the rest counted in one part."""
+    more = count - STRANGERS_LISTED
+    return [f"{more:,} more {what} for names that are not players"] if more > 0 else []
 
 
 def _check_stock(stock: Sequence[Halves], undealt: int) -> tuple[list[Fault], list[int] | None]:
