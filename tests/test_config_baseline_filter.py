@@ -365,3 +365,15 @@ def test_tables_functions_take_str_or_path(tmp_path):
         summary = write_tables([sample], out)
         assert summary.matches == 4 and set(open_tables(out)) >= {"matches", "moves"}
         assert leaderboard(out).height and query(out, "SELECT count(*) AS n FROM matches")["n"][0] == 4
+
+
+def test_filter_of_inputs_that_cannot_be_read_exits_2_and_keeps_the_previous_output(tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("binary.jsonl").write_bytes(b"\x00not a log\n")
+    Path("broken.jsonl.gz").write_bytes(b"not gzip")
+    Path("out.jsonl").write_text("PREVIOUS\n")
+    for inputs in (["binary.jsonl"], ["binary.jsonl", "broken.jsonl.gz", "missing.jsonl"]):
+        result = cli("filter", *inputs, "-o", "out.jsonl")
+        assert result.exit_code == 2
+        assert "F007" in result.stderr
+        assert Path("out.jsonl").read_text() == "PREVIOUS\n"

@@ -80,7 +80,7 @@ def filter_matches(
                               soft_wrap=True)
         except KeyboardInterrupt:
             raise typer.Exit(130) from None
-        if not chooser.sources:
+        if chooser.validator.summary.files == 0:  # nothing could be read: any previous output stays as it was
             raise typer.Exit(EXIT_UNUSABLE)
         spooled = chooser.spool()
         groups: dict[str, list[Path]] = {}
