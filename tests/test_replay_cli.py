@@ -66,3 +66,23 @@ def test_round_and_match_selection_and_errors(tmp_path: Path):
     assert run(FIVES, "--lang", "xx").exit_code == 2
     out = tmp_path / "board.svg"
     assert run(FIVES, "-f", "svg", "-o", out).exit_code == 0 and out.read_text().startswith("<svg")
+
+
+def test_a_match_id_written_with_json_escapes_is_found(tmp_path: Path) -> None:
+    """``"caf\\u00e9"`` and ``"m\\/x"`` are the ids café and m/x: replay finds their lines by FILE:LINE and --match."""
+    events = [json.loads(line) for line in FIVES.read_text().splitlines()]
+    first = events[0]["match"]
+    log = tmp_path / "escaped.jsonl"
+    lines = []
+    for event in events:
+        if event["match"] == first:
+            lines.append(json.dumps({**event, "match": "café"}))  # ensure_ascii: written "caf\u00e9"
+    lines += [line.replace('"caf\\u00e9"', '"m\\/x"') for line in lines if '"match_start"' in line]
+    log.write_text("\n".join(lines) + "\n")
+    assert "caf\\u00e9" in log.read_text() and "café" not in log.read_text()
+    for args in ([f"{log}:2"], [log, "--match", "café"]):
+        result = run(*args, "--format", "json")
+        assert result.exit_code == 0, result.output
+        assert {json.loads(line)["match"] for line in result.stdout.splitlines()} == {"café"}
+    listed = run(log)
+    assert listed.exit_code == 2 and "café, m/x" in listed.output

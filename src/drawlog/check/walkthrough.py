@@ -39,17 +39,22 @@ class Selection:
     at: int | None = None
 
 
+#: A backslash: a line holding one may write a string with escapes, so a byte search cannot rule it out.
+_ESCAPE = b"\\"
+
+
 def match_lines(source: Source, match_id: str) -> Iterator[tuple[int, bytes]]:
     """``(line number, raw line)`` of the lines that may belong to ``match_id`` (its id appears on them).
 
     Blocks without the id are counted and skipped unread, so a large file is
-    scanned at the speed of a byte search.
+    scanned at the speed of a byte search. A line with a backslash is always a
+    candidate: its strings may write the id with escapes (``"caf\\u00e9"``).
     """
     needle = msgspec.json.encode(match_id)
     for first, block, count in numbered_blocks(source):
-        if needle in block:
+        if needle in block or _ESCAPE in block:
             for number, raw in enumerate(block.split(b"\n")[:count], first):
-                if needle in raw:
+                if needle in raw or _ESCAPE in raw:
                     yield number, raw
 
 
@@ -209,15 +214,16 @@ def match_ids(source: Source, most: int = 20) -> list[str]:
     """The ids of the first ``most`` matches started in the source (from its ``match_start`` lines)."""
     found: list[str] = []
     for block in read_blocks(source):
-        if isinstance(block, LongLine) or b"match_start" not in block:
+        if isinstance(block, LongLine) or (b"match_start" not in block and _ESCAPE not in block):
             continue
         for raw in block.split(b"\n"):
-            if b"match_start" in raw:
+            if b"match_start" in raw or _ESCAPE in raw:
                 try:
                     event = msgspec.json.decode(raw)
                 except msgspec.DecodeError:
                     continue
-                if isinstance(event, dict) and isinstance(event.get("match"), str) and event["match"] not in found:
+                if isinstance(event, dict) and event.get("type") == "match_start" \
+                        and isinstance(event.get("match"), str) and event["match"] not in found:
                     found.append(event["match"])
                     if len(found) == most:
                         return found
