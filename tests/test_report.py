@@ -187,6 +187,7 @@ def test_nothing_read_is_exit_2(tmp_path):
     result = runner.invoke(app, ["report", str(tmp_path / "missing.jsonl"), "-o", str(tmp_path / "r.html"), "-q"])
     assert result.exit_code == 2
     assert not (tmp_path / "r.html").exists()
+    assert "no report is written" in result.output and "drawlog-report-" not in result.output  # no scratch folder
 
 
 # --- in a real browser ---------------------------------------------------------------------------

@@ -80,7 +80,8 @@ def report(
     with tempfile.TemporaryDirectory(prefix="drawlog-report-") as work:
         if folder is None:
             folder = str(Path(work) / "stats")
-            _write_stats(paths, folder, None, "reading", quiet, jobs)
+            _write_stats(paths, folder, None, "reading", quiet, jobs,
+                         nothing_read=f"nothing could be read, so no report is written ({output} is left as it was)")
         try:
             data = report_data(folder, title=title, max_violations=max_violations, max_boards=boards)
         except OutputError as error:

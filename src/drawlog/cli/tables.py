@@ -82,8 +82,11 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
                  cluster: Optional[str] = None,
                  ignored_in: Optional[Callable[[str], frozenset[str]]] = None, *,
                  max_per_match: int = MAX_PER_MATCH, max_per_line: int = MAX_PER_LINE,
-                 max_open_matches: int = MAX_OPEN_MATCHES) -> Summary:
+                 max_open_matches: int = MAX_OPEN_MATCHES, nothing_read: str | None = None) -> Summary:
     """Validate and write the tables; exit 2 when the folder or the key is refused, or nothing could be read.
+
+    ``nothing_read``: what to say when nothing could be read, instead of naming
+    ``out`` (a scratch folder the user never named, say).
 
     ``codes``: the violations reported (in the violations table and the summary), less ``ignored_in(file)``
     for each file (``per-file-ignores``); the replay checks every rule. The caps are ``validate``'s, so
@@ -125,7 +128,7 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
             raise typer.BadParameter(shown(str(error)), param_hint="--cluster") from None
         except NothingRead as error:
             _print_unreadable(console, error.unreadable)
-            console.print(Text(f"Error: {shown(str(error))}"), soft_wrap=True)
+            console.print(Text(f"Error: {shown(nothing_read or str(error))}"), soft_wrap=True)
             raise typer.Exit(EXIT_UNUSABLE) from None
         except OutputBusy as error:  # one line: the other run goes on
             typer.echo(f"Error: {shown(str(error))}", err=True)
