@@ -653,7 +653,12 @@ def test_version() -> None:
 
 
 def test_fail_fast_at_an_unreadable_first_input_is_an_error_not_a_failure_to_run(tmp_path: Path) -> None:
+    """The unreadable input is reported and the run goes on to the first readable one, stopping at its first error."""
     good = write(tmp_path / "good.jsonl", faulty_lines("m1")[0])
     status, document = validate_json(tmp_path / "missing.jsonl", good, "--fail-fast")
     assert status == 1
-    assert [v["code"] for v in document["violations"]] == ["F007"]
+    found = [(Path(v["file"]).name, v["code"]) for v in document["violations"]]
+    assert found[0] == ("missing.jsonl", "F007")
+    severities = [v["severity"] for v in document["violations"][1:]]
+    assert {name for name, _ in found[1:]} == {"good.jsonl"} and severities[-1] == "error"
+    assert set(severities[:-1]) <= {"warning"}

@@ -437,6 +437,19 @@ def test_deep_lines_in_many_blocks_agree_between_validate_and_stats(tmp_path: Pa
     assert stats_violations(path, tmp_path / "stats") == violations
 
 
+def test_an_unclosed_string_of_escaped_quotes_is_read_in_linear_time(tmp_path: Path) -> None:
+    """Deep brackets, then a string of 400,000 escaped quotes never closed: the nesting check rescanned the rest of
+    the line from every quote (hours for 1 MB). One line reported, then the log after it, in a child with a time
+    limit that only a hang reaches."""
+    log = tmp_path / "unclosed.jsonl"
+    log.write_bytes(b"[" * 70 + b'"' + b'\\"' * 400_000 + b"\n" + b"".join(match_lines()))
+    proc = run_drawlog(["validate", str(log), "--format", "concise"], timeout=120)
+    lines = proc.stdout.decode().splitlines()
+    assert proc.returncode == 1 and len(lines) == 2, proc.stdout
+    assert lines[0].startswith(f"{log}:1: F002")
+    assert lines[-1].startswith("errors found: 1 file") and "1 match (1 valid)" in lines[-1]
+
+
 def test_claims_for_many_names_that_are_not_players_make_short_messages(tmp_path: Path) -> None:
     """30,000 strangers in a round_end's points, its hands and a match_end's scores: three names, then a count."""
     events = [json.loads(line) for line in match_lines()]
