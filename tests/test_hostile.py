@@ -679,6 +679,21 @@ def test_a_gzip_of_blank_lines_costs_little(tmp_path: Path) -> None:
     assert summary["decompression"] == []  # under the size that warns
 
 
+@pytest.mark.parametrize("damage", ["a frame cut short", "garbage after the frames"])
+def test_lines_decompressed_before_a_damaged_zstd_frame_are_all_read(tmp_path: Path, damage: str) -> None:
+    """Up to 64 KB decompressed but not yet cut into lines was dropped with the error: a whole match went missing."""
+    lines = b"".join(line for number in range(1, 7) for line in match_lines(f"m{number}", seed=number))
+    compressor = zstandard.ZstdCompressor()
+    tail = compressor.compress(b"".join(match_lines("m7", seed=7)))[:100] if damage == "a frame cut short" \
+        else b"\x00garbage"
+    path = tmp_path / "damaged.jsonl.zst"
+    path.write_bytes(compressor.compress(lines) + tail)
+    document = json.loads(cli("validate", path, "--format", "json").stdout)
+    count = lines.count(b"\n")
+    assert document["summary"]["lines"] >= count and document["summary"]["valid_matches"] == 6
+    assert [(v["code"], v["line"]) for v in document["violations"]][-1:] == [("F007", document["summary"]["lines"] + 1)]
+
+
 # -- 2. memory per open match ---------------------------------------------------------------------------
 
 

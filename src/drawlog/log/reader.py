@@ -414,24 +414,34 @@ def _zstd_pieces(raw: BinaryIO, name: str) -> Iterator[bytes]:
 
 
 def _in_chunks(pieces: Iterator[bytes]) -> Iterator[bytes]:
-    """The data of ``pieces`` again, cut into chunks of exactly :data:`CHUNK_BYTES` (the last one shorter)."""
+    """The data of ``pieces`` again, cut into chunks of exactly :data:`CHUNK_BYTES` (the last one shorter).
+
+    When ``pieces`` fails (a damaged frame further on), what it gave before is
+    handed out first, then the error is raised: no line decompressed is lost.
+    """
     held: list[bytes | memoryview] = []
     size = 0
-    for piece in pieces:
-        if size + len(piece) < CHUNK_BYTES:
-            held.append(piece)
-            size += len(piece)
-            continue
-        start = CHUNK_BYTES - size
-        held.append(memoryview(piece)[:start])
-        yield b"".join(held)
-        while len(piece) - start >= CHUNK_BYTES:
-            yield piece[start:start + CHUNK_BYTES]
-            start += CHUNK_BYTES
-        held = [piece[start:]] if start < len(piece) else []
-        size = len(piece) - start
+    failure: Exception | None = None
+    try:
+        for piece in pieces:
+            if size + len(piece) < CHUNK_BYTES:
+                held.append(piece)
+                size += len(piece)
+                continue
+            start = CHUNK_BYTES - size
+            held.append(memoryview(piece)[:start])
+            yield b"".join(held)
+            while len(piece) - start >= CHUNK_BYTES:
+                yield piece[start:start + CHUNK_BYTES]
+                start += CHUNK_BYTES
+            held = [piece[start:]] if start < len(piece) else []
+            size = len(piece) - start
+    except Exception as error:  # noqa: BLE001 - raised again below, after the data before it
+        failure = error
     if size:
         yield b"".join(held)
+    if failure is not None:
+        raise failure
 
 
 def _describe(error: BaseException) -> str:
