@@ -621,6 +621,42 @@ def test_a_zstd_of_newlines_is_counted_in_bounded_memory(tmp_path: Path) -> None
     assert "decompresses" in text and "(a compression bomb?)" in text
 
 
+@pytest.mark.parametrize("kind", ["zstd", "gzip"])
+@pytest.mark.parametrize("how", ["standard input", "a FIFO named like a log"])
+def test_a_bomb_through_a_pipe_is_warned_as_a_file_is(tmp_path: Path, kind: str, how: str) -> None:
+    """A compressed input that is a pipe (standard input, a FIFO named *.jsonl.gz): no ``tell`` (an F007 "Illegal
+    seek" after the last line), and the ratio measured from the bytes read."""
+    if kind == "zstd":
+        bomb = zstd_bomb(tmp_path / "bomb.bin", b"\n", frames=2).read_bytes()
+    else:
+        bomb = gzip.compress(b"\n" * (1 << 27), compresslevel=9)
+    if how == "standard input":
+        proc = run_drawlog(["validate", "-", "--format", "json"], stdin=bomb, timeout=120)
+    else:
+        fifo = tmp_path / f"bomb.jsonl.{'zst' if kind == 'zstd' else 'gz'}"
+        os.mkfifo(fifo)
+        feeder = threading.Thread(target=fifo.write_bytes, args=(bomb,))
+        feeder.start()
+        proc = run_drawlog(["validate", str(fifo), "--format", "json"], timeout=120)
+        feeder.join()
+    document = json.loads(proc.stdout)
+    assert proc.returncode == 0 and document["violations"] == []
+    assert document["summary"]["blank_lines"] == 1 << 27
+    [said] = document["summary"]["decompression"]
+    assert said.endswith("×") and "decompresses" in said
+
+
+def test_zstd_on_standard_input_may_start_with_a_skippable_frame(tmp_path: Path) -> None:
+    import struct
+
+    log = b"".join(match_lines())
+    data = struct.pack("<II", 0x184D2A53, 4) + b"junk" + zstandard.ZstdCompressor().compress(log)
+    proc = run_drawlog(["validate", "-", "--format", "json"], stdin=data)
+    document = json.loads(proc.stdout)
+    assert proc.returncode == 0, proc.stdout
+    assert document["summary"]["lines"] == log.count(b"\n") and document["summary"]["valid_matches"] == 1
+
+
 def test_a_zstd_log_is_cut_into_the_blocks_of_a_plain_file() -> None:
     import io
 

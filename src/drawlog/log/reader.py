@@ -42,6 +42,13 @@ BOMB_MIN_BYTES = 1 << 26
 BOM = b"\xef\xbb\xbf"
 _GZIP_MAGIC = b"\x1f\x8b"
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+#: A zstd skippable frame starts with one of 16 magic numbers, 0x184D2A50 to 0x184D2A5F (little-endian).
+_SKIPPABLE = re.compile(rb"[\x50-\x5f]\x2a\x4d\x18")
+
+
+def is_zstd(start: bytes) -> bool:
+    """Whether data beginning with ``start`` is zstd: a frame's magic number, or a skippable frame's."""
+    return start.startswith(_ZSTD_MAGIC) or _SKIPPABLE.match(start) is not None
 
 
 @dataclass(frozen=True)
@@ -203,7 +210,7 @@ def read_blocks(source: Source, on_ratio: Callable[[int], None] | None = None) -
         raise InputError(source.name, _describe(error), 1) from None
     if not first:
         return iter(())
-    if first.startswith((_GZIP_MAGIC, _ZSTD_MAGIC)):
+    if first.startswith(_GZIP_MAGIC) or is_zstd(first):
         kind, suffix = ("gzip", ".jsonl.gz") if first.startswith(_GZIP_MAGIC) else ("zstd", ".jsonl.zst")
         raise InputError(source.name, f"{kind}-compressed data: name the file {suffix} to read it")
     newline = first.find(b"\n")
@@ -292,7 +299,7 @@ def _chunks(source: Source, on_ratio: Callable[[int], None] | None = None) -> It
         yield from url_chunks(source.name, source.url, on_ratio)
         return
     if source.path is None:
-        yield from _standard_input(source.name)
+        yield from _standard_input(source.name, on_ratio)
         return
     try:
         raw = open(source.path, "rb")  # noqa: SIM115 - closed below
@@ -300,34 +307,65 @@ def _chunks(source: Source, on_ratio: Callable[[int], None] | None = None) -> It
         raise InputError(source.name, f"cannot open: {error.strerror or error}") from None
     with raw:
         name = source.path.name.lower()
-        if name.endswith((".gz", ".zst")):
-            unpacked = 0
-            if name.endswith(".gz"):
-                with gzip.GzipFile(fileobj=raw, mode="rb") as stream:
-                    for chunk in _read_all(stream):  # type: ignore[arg-type]
-                        unpacked += len(chunk)
-                        yield chunk
-            else:
-                for chunk in _unzstd(raw, source.name):
-                    unpacked += len(chunk)
-                    yield chunk
-            packed = raw.tell()
-            if on_ratio is not None and unpacked >= BOMB_MIN_BYTES and unpacked > BOMB_RATIO * max(packed, 1):
-                on_ratio(unpacked // max(packed, 1))
+        if name.endswith((".gz", ".zst")):  # (a FIFO so named too: nothing here seeks)
+            yield from decompressed(raw, "gzip" if name.endswith(".gz") else "zstd", source.name, on_ratio)
         elif not stat.S_ISREG(os.fstat(raw.fileno()).st_mode):  # a pipe: named by number, not by its data
-            yield from _sniffed(raw, source.name)
+            yield from _sniffed(raw, source.name, on_ratio)
         else:
             yield from _read_all(raw)
 
 
-def _standard_input(name: str) -> Iterator[bytes]:
+def decompressed(stream: BinaryIO, kind: str, name: str,
+                 on_ratio: Callable[[int], None] | None = None) -> Iterator[bytes]:
+    """The data of the ``kind`` (``gzip`` or ``zstd``) ``stream``, decompressed in chunks.
+
+    ``on_ratio`` hears, once the stream ends, how many times it inflated when
+    that is over :data:`BOMB_RATIO` (and over :data:`BOMB_MIN_BYTES`); the
+    compressed bytes are counted as read, so a pipe is measured as a file is.
+    """
+    counted = _Counted(stream)
+    unpacked = 0
+    if kind == "gzip":
+        with gzip.GzipFile(fileobj=counted, mode="rb") as inflating:
+            for chunk in _read_all(inflating):  # type: ignore[arg-type]
+                unpacked += len(chunk)
+                yield chunk
+    else:
+        for chunk in _unzstd(counted, name):  # type: ignore[arg-type]
+            unpacked += len(chunk)
+            yield chunk
+    packed = max(counted.count, 1)
+    if on_ratio is not None and unpacked >= BOMB_MIN_BYTES and unpacked > BOMB_RATIO * packed:
+        on_ratio(unpacked // packed)
+
+
+class _Counted(io.RawIOBase):
+    """A binary stream read through, counting the bytes read (what a compressed input weighs)."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        super().__init__()
+        self._read = getattr(stream, "read1", stream.read)
+        #: Bytes read so far.
+        self.count = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self._read(len(buffer))
+        buffer[:len(data)] = data
+        self.count += len(data)
+        return len(data)
+
+
+def _standard_input(name: str, on_ratio: Callable[[int], None] | None = None) -> Iterator[bytes]:
     """Standard input, decompressed when it starts like gzip or zstd data."""
     if sys.stdin is None:
         raise InputError(name, "standard input is closed")
-    yield from _sniffed(sys.stdin.buffer, name)
+    yield from _sniffed(sys.stdin.buffer, name, on_ratio)
 
 
-def _sniffed(stream: BinaryIO, name: str) -> Iterator[bytes]:
+def _sniffed(stream: BinaryIO, name: str, on_ratio: Callable[[int], None] | None = None) -> Iterator[bytes]:
     """A stream without a telling name (standard input, a pipe), decompressed when it starts like gzip or zstd.
 
     Its first four bytes are read however many reads they take (a pipe may give
@@ -342,10 +380,9 @@ def _sniffed(stream: BinaryIO, name: str) -> Iterator[bytes]:
         start += data
     stream = io.BufferedReader(_Prefixed(start, stream), CHUNK_BYTES)
     if start.startswith(_GZIP_MAGIC):
-        with gzip.GzipFile(fileobj=stream, mode="rb") as unpacked:
-            yield from _read_all(unpacked)  # type: ignore[arg-type]
-    elif start.startswith(_ZSTD_MAGIC):
-        yield from _unzstd(stream, name)
+        yield from decompressed(stream, "gzip", name, on_ratio)
+    elif is_zstd(start):
+        yield from decompressed(stream, "zstd", name, on_ratio)
     else:
         yield from _read_all(stream)
 

@@ -11,7 +11,6 @@ suffix (``.gz``, ``.zst``) or, failing that, by its first bytes.
 
 from __future__ import annotations
 
-import gzip
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -80,7 +79,7 @@ def expand_url(url: str, seen: set[str]) -> Iterator[Any]:
 
 def url_chunks(name: str, url: str, on_ratio: Callable[[int], None] | None = None) -> Iterator[bytes]:
     """The decompressed data of the file at ``url`` in chunks (what :func:`~drawlog.log.reader.read_blocks` reads)."""
-    from .reader import _GZIP_MAGIC, _ZSTD_MAGIC, BOMB_MIN_BYTES, BOMB_RATIO, _read_all, _unzstd
+    from .reader import _GZIP_MAGIC, _read_all, decompressed, is_zstd
 
     try:
         fs, path = url_filesystem(url)
@@ -92,20 +91,8 @@ def url_chunks(name: str, url: str, on_ratio: Callable[[int], None] | None = Non
         raw.seek(0)
         lower = path.lower()
         gz = lower.endswith(".gz") or (not lower.endswith(".zst") and head.startswith(_GZIP_MAGIC))
-        zst = lower.endswith(".zst") or (not gz and head.startswith(_ZSTD_MAGIC))
+        zst = lower.endswith(".zst") or (not gz and is_zstd(head))
         if not (gz or zst):
             yield from _read_all(raw)
             return
-        unpacked = 0
-        if gz:
-            with gzip.GzipFile(fileobj=raw, mode="rb") as stream:
-                for chunk in _read_all(stream):  # type: ignore[arg-type]
-                    unpacked += len(chunk)
-                    yield chunk
-        else:
-            for chunk in _unzstd(raw, name):
-                unpacked += len(chunk)
-                yield chunk
-        packed = raw.tell()
-        if on_ratio is not None and unpacked >= BOMB_MIN_BYTES and unpacked > BOMB_RATIO * max(packed, 1):
-            on_ratio(unpacked // max(packed, 1))
+        yield from decompressed(raw, "gzip" if gz else "zstd", name, on_ratio)
