@@ -296,6 +296,30 @@ def test_two_different_files_with_one_name_pattern_are_both_read(tmp_path: Path)
     assert summary_of(result)["files"] == 2 and result.exit_code == 0
 
 
+def test_a_folder_that_cannot_be_listed_is_f007_not_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """os.walk passes over a folder it cannot list unless told: it was silently left out (tests run as root, who
+    may list anything, so the refusal is simulated)."""
+    for folder in ("a", "b/locked", "c"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "log.jsonl").write_bytes(b"".join(match_lines(folder.replace("/", "-"))))
+    scandir = os.scandir
+
+    def refusing(path: object = ".") -> object:
+        if str(path).endswith("locked"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return scandir(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "scandir", refusing)
+    result = cli("validate", tmp_path, "--format", "json")
+    assert result.exit_code == 1
+    document = json.loads(result.stdout)
+    assert [(v["file"], v["code"], v["message"]) for v in document["violations"]] == [
+        (str(tmp_path / "b" / "locked"), "F007", "cannot read the folder: Permission denied")]
+    assert (document["summary"]["files"], document["summary"]["unreadable"]) == (2, 1)
+    alone = json.loads(cli("validate", tmp_path / "b" / "locked", "--format", "json").stdout)
+    assert [v["message"] for v in alone["violations"]] == ["cannot read the folder: Permission denied"]
+
+
 # -- 6. a byte order mark arriving on its own ---------------------------------------------------------
 
 BOM = b"\xef\xbb\xbf"

@@ -129,6 +129,9 @@ def expand_paths(paths: list[str]) -> Iterator[Source | InputError]:
             if not found:
                 yield InputError(raw, "folder holds no .jsonl, .jsonl.gz or .jsonl.zst files")
             for file in found:
+                if isinstance(file, InputError):  # a folder that cannot be listed
+                    yield file
+                    continue
                 status = _status(file)
                 if status is None or stat.S_ISREG(status.st_mode):
                     if _first_time(status, seen):
@@ -166,12 +169,18 @@ def _first_time(status: os.stat_result | None, seen: set[tuple[int, int]]) -> bo
     return True
 
 
-def _logs_in(folder: Path) -> list[Path]:
+def _logs_in(folder: Path) -> list[Path | InputError]:
     """The log files under ``folder``, sorted as paths sort (part by part); linked folders are followed (each real
-    folder once)."""
-    found: list[tuple[list[str], Path]] = []
+    folder once). A folder that cannot be listed (no permission) is an :class:`InputError` in its place."""
+    found: list[tuple[list[str], Path | InputError]] = []
     visited = set()
-    for top, folders, files in os.walk(folder, followlinks=True):
+
+    def unlisted(error: OSError) -> None:
+        where = Path(error.filename) if error.filename is not None else folder
+        found.append(([os.path.normcase(part) for part in where.parts],
+                      InputError(str(where), f"cannot read the folder: {error.strerror or error}")))
+
+    for top, folders, files in os.walk(folder, onerror=unlisted, followlinks=True):
         real = os.path.realpath(top)
         if real in visited:
             folders.clear()
@@ -186,7 +195,7 @@ def _logs_in(folder: Path) -> list[Path]:
     return [path for _, path in found]
 
 
-def _first(pair: tuple[list[str], Path]) -> list[str]:
+def _first(pair: tuple[list[str], Path | InputError]) -> list[str]:
     return pair[0]
 
 
