@@ -681,6 +681,20 @@ def test_zstd_on_standard_input_may_start_with_a_skippable_frame(tmp_path: Path)
     assert document["summary"]["lines"] == log.count(b"\n") and document["summary"]["valid_matches"] == 1
 
 
+def test_compressed_twice_and_a_window_too_large_are_said_as_such(tmp_path: Path) -> None:
+    log = b"".join(match_lines())
+    twice = tmp_path / "twice.jsonl.gz"
+    twice.write_bytes(gzip.compress(gzip.compress(log)))
+    wide = tmp_path / "wide.jsonl.zst"  # a frame asking for a 2 GB window: zstd refuses it by default
+    params = zstandard.ZstdCompressionParameters.from_level(3, window_log=31, write_content_size=0)
+    streaming = zstandard.ZstdCompressor(compression_params=params).compressobj()  # size unknown: window kept
+    wide.write_bytes(streaming.compress(log) + streaming.flush())
+    messages = {Path(v["file"]).name: v["message"]
+                for v in json.loads(cli("validate", twice, wide, "--format", "json").stdout)["violations"]}
+    assert messages["twice.jsonl.gz"] == "gzip-compressed data inside the compressed file: compressed twice?"
+    assert messages["wide.jsonl.zst"].startswith("zstd data that needs too much memory to decompress")
+
+
 def test_a_zstd_log_is_cut_into_the_blocks_of_a_plain_file() -> None:
     import io
 

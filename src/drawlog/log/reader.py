@@ -221,6 +221,11 @@ def read_blocks(source: Source, on_ratio: Callable[[int], None] | None = None) -
         return iter(())
     if first.startswith(_GZIP_MAGIC) or is_zstd(first):
         kind, suffix = ("gzip", ".jsonl.gz") if first.startswith(_GZIP_MAGIC) else ("zstd", ".jsonl.zst")
+        if source.name.lower().endswith((".gz", ".zst")):  # already decompressed once
+            raise InputError(source.name, f"{kind}-compressed data inside the compressed file: compressed twice?")
+        if source.path is None:  # standard input is decompressed when it starts compressed
+            raise InputError(source.name, f"{kind}-compressed data where lines were expected (compressed twice, "
+                                          f"or behind a byte order mark?)")
         raise InputError(source.name, f"{kind}-compressed data: name the file {suffix} to read it")
     newline = first.find(b"\n")
     if b"\x00" in (first[:newline] if newline >= 0 else first)[:CHUNK_BYTES]:
@@ -498,6 +503,8 @@ def _describe(error: BaseException) -> str:
     if isinstance(error, zlib.error):
         return f"corrupt gzip data ({error})"
     if type(error).__module__.startswith("zstandard"):
+        if "too much memory" in str(error):  # a window over zstd's default limit (128 MB): refused, not damaged
+            return f"zstd data that needs too much memory to decompress (a window over 128 MB), refused ({error})"
         return f"corrupt zstd data ({error})"
     if isinstance(error, OSError):
         return f"cannot read: {error.strerror or error}"
