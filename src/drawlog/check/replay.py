@@ -52,6 +52,13 @@ _PASSED: Final = 2
 
 #: The most matches kept open at once by default (``--max-open-matches``): far more than any tournament plays at once.
 MAX_OPEN_MATCHES: Final = 50_000
+#: The most memory the open matches may hold together (their ids, names and replayed state, as estimated by
+#: :attr:`Table.weight`): past it the oldest are closed as past ``--max-open-matches``, however few are open.
+MAX_OPEN_BYTES: Final = 32 << 20
+#: What an open match weighs before its id and names, and what its replayed state adds once it has dealt (measured:
+#: 1,000,000 matches that start and deal, 50,000 of them open at a time).
+TABLE_BYTES: Final = 400
+DEALT_BYTES: Final = 1_600
 #: How F004 ends for an event of a match id not open: started before (in any input read) or never.
 ENDED: Final = "which has ended"
 NOT_STARTED: Final = "which has not started"
@@ -66,7 +73,7 @@ class Table:
     """A match being replayed: the engine's state plus what the log format adds (seq, lines)."""
 
     __slots__ = ("id", "_match", "_rules", "seat_of", "round", "last_seq", "top_seq", "last_line", "errors",
-                 "reported", "finished", "observed")
+                 "reported", "finished", "observed", "weight")
 
     def __init__(self, match_id: str, match: Match | None, line: int) -> None:
         self.id = match_id
@@ -86,6 +93,8 @@ class Table:
         self.finished = False
         #: Whatever the replay's observer keeps for this match; the replay never reads it.
         self.observed: Any = None
+        #: About how many bytes the match holds while open (see :data:`MAX_OPEN_BYTES`).
+        self.weight = TABLE_BYTES + len(match_id)
 
     @property
     def match(self) -> Match | None:
@@ -160,14 +169,19 @@ class Replay:
     """
 
     def __init__(self, reporter: Reporter, observer: Observer | None = None,
-                 max_per_match: int | None = None, max_open_matches: int = MAX_OPEN_MATCHES) -> None:
+                 max_per_match: int | None = None, max_open_matches: int = MAX_OPEN_MATCHES,
+                 max_open_bytes: int = MAX_OPEN_BYTES) -> None:
         self.reporter = reporter
         self.observer = observer
         #: Report at most this many violations of one match; the rest are counted in ``summary.suppressed``.
         self.max_per_match = max_per_match
         #: Keep at most this many matches open: past it the oldest is closed (F006, ``summary.closed_early``).
         self.max_open_matches = max_open_matches
+        #: Keep the open matches' weight under this many bytes: past it the oldest are closed (F006) too.
+        self.max_open_bytes = max_open_bytes
         self.tables: dict[str, Table] = {}
+        #: The weight of the open tables together.
+        self._open_bytes = 0
         #: Open tables, oldest first, for :meth:`_close_oldest` (may hold tables since ended; rebuilt as needed).
         self._start_order: deque[Table] = deque()
         #: The rules of the match_starts seen, by variant, players, hand, reserve and target (few distinct ones).
@@ -246,6 +260,7 @@ class Replay:
             self._unfinished(table, f"input ended inside match {table.id}: no match_end", "the end of the input")
             yield None
         self.tables = {}
+        self._open_bytes = 0
         self._last = None
         self._start_order.clear()
 
@@ -273,10 +288,12 @@ class Replay:
         while tables.get(table.id) is not table:
             table = queue.popleft()
         del tables[table.id]
+        self._open_bytes -= table.weight
         self._last = None
         self.reporter.summary.closed_early += 1
-        self._unfinished(table, f"match {table.id} closed: more than {self.max_open_matches:,} matches open "
-                                f"at once (--max-open-matches)", "too many open matches")
+        why = f"more than {self.max_open_matches:,} matches open at once" if len(tables) >= self.max_open_matches \
+            else f"the matches open at once hold more than {self.max_open_bytes >> 20:,} MB"
+        self._unfinished(table, f"match {table.id} closed: {why} (--max-open-matches)", "too many open matches")
 
     def invalid_line(self, match_id: str | None, seq: object, line: int, round_number: int | None = None) -> None:
         """Note a line of ``match_id`` that could not be read as an event: its last line, its seq."""
@@ -371,8 +388,10 @@ class Replay:
         if first is None and self.on_first_start is not None:
             self.on_first_start(table)
         previous = self.tables.get(match_id)
-        if previous is not None and self.observer is not None:
-            self.observer.match_ended(previous, None, previous.last_line)  # replaced, never finished
+        if previous is not None:
+            self._open_bytes -= previous.weight
+            if self.observer is not None:
+                self.observer.match_ended(previous, None, previous.last_line)  # replaced, never finished
         if first is not None:
             self._emit("F005", second_start(match_id, self._files[first[0]], first[1]), line, match_id,
                        None, None, table)
@@ -387,6 +406,9 @@ class Replay:
         faults, seats = check_players(event.players)
         self._faults(faults, line, table, None)
         self._set_up(table, event, seats, line)
+        self._open_bytes += table.weight
+        while self._open_bytes > self.max_open_bytes and len(self.tables) > 1:  # (never the match just started)
+            self._close_oldest()
         if self.observer is not None:
             self.observer.match_started(table, event, line)
 
@@ -405,6 +427,7 @@ class Replay:
         self._faults(faults, line, table, None)
         if rules is not None:
             table.set_up(seats, rules)
+            table.weight += sum(len(name) for name in seats)
 
     def _round_start(self, event: RoundStart, line: int) -> None:
         table = self.tables.get(event.match)
@@ -412,6 +435,9 @@ class Replay:
         if table is None or table.match is None:
             return
         match = table.match
+        if not match.rounds_started:
+            table.weight += DEALT_BYTES
+            self._open_bytes += DEALT_BYTES
         if match.round_open:  # (the message is built only when needed)
             self._faults(self._close_open_round(table, f"round_start of round {event.round}", line), line, table,
                          None)
@@ -503,6 +529,7 @@ class Replay:
             faults += match.check_match_end(event.scores, event.winner)
             self._faults(faults, line, table, None)
         del self.tables[table.id]
+        self._open_bytes -= table.weight
         table.finished = True
         self._last = None
         summary = self.reporter.summary

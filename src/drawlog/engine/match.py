@@ -55,6 +55,8 @@ def check_players(players: Sequence[str]) -> tuple[list[Fault], list[str]]:
 _SEATINGS: Final[dict[tuple[str, ...], tuple[tuple[str, ...], dict[str, int]]]] = {}
 #: The most seatings kept; past it they are forgotten and built afresh.
 SEATINGS_KEPT: Final = 4096
+#: Seatings whose names are longer than this, together, are not kept (4,096 of 800 KB each would be 3 GB).
+SEATING_NAMES_KEPT: Final = 256
 
 
 def seating(players: Sequence[str]) -> tuple[tuple[str, ...], dict[str, int]]:
@@ -63,9 +65,10 @@ def seating(players: Sequence[str]) -> tuple[tuple[str, ...], dict[str, int]]:
     known = _SEATINGS.get(names)
     if known is None:
         known = names, {name: seat for seat, name in enumerate(names)}
-        if len(_SEATINGS) >= SEATINGS_KEPT:
-            _SEATINGS.clear()
-        _SEATINGS[names] = known
+        if sum(len(name) for name in names) <= SEATING_NAMES_KEPT:
+            if len(_SEATINGS) >= SEATINGS_KEPT:
+                _SEATINGS.clear()
+            _SEATINGS[names] = known
     return known
 
 
