@@ -596,6 +596,54 @@ def test_ctrl_c_during_parallel_stats_prints_no_traceback_and_keeps_the_old_tabl
     assert json.loads(result.stdout) == [{"n": 1}]
 
 
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie waiting to be reaped does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+
+
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` started and that still run (Linux: /proc)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc to find the workers")
+def test_killing_a_parallel_stats_run_ends_its_workers_and_frees_the_lock(tmp_path: Path) -> None:
+    """A killed parent (kill -9) left its workers running, holding the lock they inherited: every later run on that
+    --out was refused until someone killed them by hand."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    lines = b"".join(match_lines())
+    for index in range(3_000):
+        (logs / f"{index:04d}.jsonl").write_bytes(lines.replace(b'"m1"', f'"f{index}"'.encode()))
+    out = tmp_path / "out"
+    command = [sys.executable, "-c", "from drawlog.cli import main; main()", "stats", str(logs), "--out", str(out),
+               "--jobs", "2", "-q"]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    workers: list[int] = []
+    while time.monotonic() < deadline and proc.poll() is None and len(workers) < 2:
+        workers = [child for child in _children(proc.pid)
+                   if b"resource_tracker" not in Path(f"/proc/{child}/cmdline").read_bytes()]
+        time.sleep(0.01)
+    assert proc.poll() is None and len(workers) >= 2, "the run ended before its workers could be seen"
+    time.sleep(0.3)  # the workers at work
+    proc.kill()
+    proc.wait(timeout=30)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(_alive(worker) for worker in workers):
+        time.sleep(0.05)
+    assert not any(_alive(worker) for worker in workers), "workers outlived their parent"
+    result = cli("stats", logs / "0000.jsonl", "--out", out, "-q")
+    assert result.exit_code == 0, result.output
+    assert not list(tmp_path.glob(".out.partial-*"))
+
+
 # -- 3. compression bombs and blank runs ----------------------------------------------------------------
 
 

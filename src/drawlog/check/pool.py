@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import queue
 import signal
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, wait
@@ -21,6 +22,9 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..errors import InputError
+
+#: ``prctl``'s option to be sent a signal when the parent dies (Linux).
+_PR_SET_PDEATHSIG = 1
 from ..log.reader import Source
 
 #: Told of a worker's reading: ``(input index, bytes read, matches started, whether the input is done)``.
@@ -110,11 +114,31 @@ class ProgressSender:
         self._read, self._told_matches = 0, matches
 
 
-def _start_worker(progress: Any) -> None:
-    """In a worker, first: Ctrl-C is the parent's to handle; progress goes to ``progress`` (a queue or None)."""
+def _start_worker(progress: Any, parent: int) -> None:
+    """In a worker, first: Ctrl-C is the parent's to handle; progress goes to ``progress`` (a queue or None).
+
+    On Linux the worker also ends when its parent (process ``parent``) dies,
+    killed say: an orphan would work on for nothing.
+    """
     global _progress_queue
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _progress_queue = progress
+    _end_with_parent(parent)
+
+
+def _end_with_parent(parent: int) -> None:
+    """Have the kernel send SIGTERM to this process when its parent dies (Linux ``prctl``; elsewhere nothing)."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):  # no prctl: the worker ends when the pool's pipe closes, as before
+        return
+    if os.getppid() != parent:  # the parent died before prctl: no signal would come
+        os._exit(1)
 
 
 class WorkerPool:
@@ -168,7 +192,8 @@ def worker_pool(jobs: int, progress: bool = False) -> Iterator[WorkerPool]:
         if masked:  # a Ctrl-C now waits until the workers exist (they inherit the mask), then comes here
             signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
-            executor = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(reports,))
+            executor = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker,
+                                           initargs=(reports, os.getpid()))
             started: list[Future[int]] = [executor.submit(int) for _ in range(jobs)]  # the workers start
             for future in started:
                 future.result()

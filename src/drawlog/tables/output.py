@@ -185,6 +185,22 @@ class OutputFolder:
             self._lock = None
 
 
+#: The descriptors of the locks this process holds: a forked child (a ``--jobs`` worker) closes them at once, so
+#: that the lock ends with this process even when a worker outlives it.
+_HELD: set[int] = set()
+
+
+def _forget_locks_in_child() -> None:
+    for descriptor in _HELD:
+        with contextlib.suppress(OSError):
+            os.close(descriptor)
+    _HELD.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_locks_in_child)
+
+
 class _Lock:
     """An ``flock`` held on a lock file, which its holder removes when done."""
 
@@ -227,12 +243,14 @@ class _Lock:
             os.close(descriptor)  # its holder removed it meanwhile: lock the one at the path now
         os.ftruncate(descriptor, 0)
         os.write(descriptor, f"{os.getpid()}\n".encode())
+        _HELD.add(descriptor)
         return cls(path, descriptor)
 
     def release(self) -> None:
         """Remove the lock file, then let go (anyone who opened it before sees it gone and opens the new one)."""
         if self.descriptor is not None:
             _remove(self.path)
+            _HELD.discard(self.descriptor)
             os.close(self.descriptor)
             self.descriptor = None
 
