@@ -445,3 +445,21 @@ def test_an_interrupted_filter_keeps_the_previous_output(tmp_path: Path, monkeyp
     assert result.exit_code != 0
     assert target.read_text() == "previous\n"
     assert sorted(path.name for path in tmp_path.iterdir()) == ["chosen.jsonl", "log.jsonl"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the limit of open files is POSIX")
+def test_many_partitions_under_a_low_limit_of_open_files(tmp_path: Path) -> None:
+    """Arrow kept up to 1,024 partition files open: under `ulimit -n 1024` a run of ~1,000 partitions hung for ever
+    (with 256, it failed). The files kept open now stay well under the limit."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for index in range(300):
+        (logs / f"{index:03d}.jsonl").write_bytes(match_lines(f"f{index}"))
+    out = tmp_path / "out"
+    code = ("import resource, sys\nresource.setrlimit(resource.RLIMIT_NOFILE, (256, resource.getrlimit("
+            "resource.RLIMIT_NOFILE)[1]))\nfrom drawlog.cli import main\nsys.argv[0] = 'drawlog'\nmain()")
+    proc = subprocess.run([sys.executable, "-c", code, "stats", str(logs), "--out", str(out), "--partition-by",
+                           "file", "-q"], capture_output=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert len(list((out / "matches").iterdir())) == 300
+    assert count(out) == 300

@@ -102,7 +102,25 @@ def write_partitioned(flat: Path, staging: Path, key: str) -> None:
                                                                                   folders)),
                          staging / name, format="parquet", partitioning=partitioning,
                          existing_data_behavior="error", basename_template="part-{i}.parquet",
-                         max_partitions=len(ordered) + 1, preserve_order=True)
+                         max_partitions=len(ordered) + 1, max_open_files=open_files_allowed(),
+                         preserve_order=True)
+
+
+def open_files_allowed() -> int:
+    """How many partition files to keep open at once: well under the process's limit of open files.
+
+    Arrow's default, 1,024, is the limit itself on many systems: past it the
+    writer failed, or hung for ever, once a run had about 1,000 partitions.
+    """
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (ImportError, OSError, ValueError):  # no such limit here (Windows)
+        return 512
+    if soft == resource.RLIM_INFINITY:
+        return 1024
+    return max(16, min(1024, soft // 2 - 64))
 
 
 def _with_folders(source: Any, key: str, schema: Any, value_set: Any, folders: Any) -> Iterator[Any]:
