@@ -463,3 +463,48 @@ def test_many_partitions_under_a_low_limit_of_open_files(tmp_path: Path) -> None
     assert proc.returncode == 0, proc.stderr.decode()
     assert len(list((out / "matches").iterdir())) == 300
     assert count(out) == 300
+
+
+def test_an_input_inside_out_is_refused_not_deleted(tmp_path: Path) -> None:
+    """The run replaces --out whole: a log kept in it was deleted without a word."""
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(match_lines("m1"))
+    out = tmp_path / "stats"
+    assert cli("stats", log, "--out", out, "-q").exit_code == 0
+    kept = out / "mine.jsonl"
+    kept.write_bytes(match_lines("m2"))
+    for inputs in ([kept], [out], [log, out]):
+        result = cli("stats", *inputs, "--out", out, "-q")
+        assert result.exit_code == 2 and "which the run replaces whole" in result.output
+    assert kept.read_bytes() == match_lines("m2")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
+def test_the_tables_keep_the_permissions_and_group_of_the_folder_they_replace(tmp_path: Path) -> None:
+    import grp
+
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(match_lines("m1"))
+    out = tmp_path / "shared"
+    out.mkdir()
+    group = next((entry.gr_gid for entry in grp.getgrall() if entry.gr_gid != os.getgid()), os.getgid())
+    try:
+        os.chown(out, -1, group)
+    except PermissionError:
+        group = os.stat(out).st_gid
+    os.chmod(out, 0o2770)
+    for _ in range(2):  # the empty folder, then the folder of tables
+        assert cli("stats", log, "--out", out, "-q").exit_code == 0
+        status = os.stat(out)
+        assert (oct(status.st_mode & 0o7777), status.st_gid) == (oct(0o2770), group)
+
+
+def test_a_loop_of_symbolic_links_as_out_is_refused(tmp_path: Path) -> None:
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(match_lines("m1"))
+    (tmp_path / "loop1").symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
+    result = cli("stats", log, "--out", tmp_path / "loop1", "-q")
+    assert result.exit_code == 2 and "too many levels of symbolic links" in result.output
+    assert (tmp_path / "loop1").is_symlink()
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["log.jsonl", "loop1", "loop2"]

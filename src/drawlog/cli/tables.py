@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -95,6 +96,14 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     from ..api import read_stats, write_stats
+    from ..log.remote import is_url
+
+    target = os.path.realpath(out) if not is_url(out) else None
+    for raw in paths if target is not None else []:
+        real = os.path.realpath(raw) if raw != "-" and not is_url(raw) else None
+        if real is not None and (real == target or real.startswith(target.rstrip(os.sep) + os.sep)):
+            raise typer.BadParameter(f"{shown(raw)} is inside {shown(out)}, which the run replaces whole: "
+                                     f"move it out first", param_hint="--out")
     from ..check.parts import add_summaries
     from ..tables.cluster import ClusterError
 

@@ -26,6 +26,7 @@ import errno
 import os
 import re
 import shutil
+import stat
 from pathlib import Path
 
 from ..errors import OutputBusy, OutputError
@@ -68,7 +69,13 @@ def _lock_path(target: Path) -> Path:
 
 
 def check_out_name(out: Path) -> None:
-    """Refuse an ``--out`` whose name, or its real path's, is not UTF-8 (Arrow takes only UTF-8 paths)."""
+    """Refuse an ``--out`` whose name, or its real path's, is not UTF-8 (Arrow takes only UTF-8 paths), or a loop of
+    symbolic links (it would be replaced by a folder, a link left behind)."""
+    try:
+        os.stat(out)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise OutputError(f"{out}: too many levels of symbolic links; choose another --out") from None
     for name in (str(out), os.path.realpath(out)):
         try:
             name.encode("utf-8")
@@ -125,6 +132,7 @@ class OutputFolder:
         if not os.path.lexists(self.target):
             os.rename(self.staging, self.target)
             return
+        _keep_access(self.target, self.staging)
         retired = self.target.parent / f".{self.target.name}.old-{os.getpid()}"
         try:
             os.rename(self.target, retired)
@@ -199,6 +207,21 @@ def _forget_locks_in_child() -> None:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_locks_in_child)
+
+
+def _keep_access(old: Path, new: Path) -> None:
+    """Give the folder ``new`` the permissions and group of ``old``, which it replaces (a shared folder stays shared).
+
+    What cannot be set (another user's group) is left as it is.
+    """
+    try:
+        status = os.stat(old)
+    except OSError:
+        return
+    with contextlib.suppress(OSError):
+        os.chown(new, -1, status.st_gid)
+    with contextlib.suppress(OSError):
+        os.chmod(new, stat.S_IMODE(status.st_mode))
 
 
 class _Lock:
