@@ -508,3 +508,29 @@ def test_a_loop_of_symbolic_links_as_out_is_refused(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "too many levels of symbolic links" in result.output
     assert (tmp_path / "loop1").is_symlink()
     assert sorted(path.name for path in tmp_path.iterdir()) == ["log.jsonl", "loop1", "loop2"]
+
+
+def test_what_a_killed_write_of_a_file_left_is_removed_by_the_next(tmp_path: Path) -> None:
+    target = tmp_path / "report.json"
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    left = tmp_path / f".report.json.{dead}.abcd1234.tmp"
+    alive = tmp_path / f".report.json.{os.getppid()}.wxyz5678.tmp"  # a run still writing it
+    other = tmp_path / f".other.json.{dead}.abcd1234.tmp"
+    for path in (left, alive, other):
+        path.write_text("half")
+    with atomic_file(target) as handle:
+        handle.write(b"{}")
+    assert target.read_bytes() == b"{}"
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted([target.name, alive.name, other.name])
+
+
+def test_an_out_name_too_long_for_the_names_beside_it_works(tmp_path: Path) -> None:
+    """The lock and staging names add up to 22 bytes to --out's: a 250-byte name failed (and left its lock)."""
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(match_lines("m1"))
+    out = tmp_path / ("d" * 250)
+    for _ in range(2):
+        assert cli("stats", log, "--out", out, "-q").exit_code == 0
+    assert count(out) == 1
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted(["log.jsonl", out.name])

@@ -1,10 +1,11 @@
 """Output files written whole or not at all (``-o FILE`` of every command).
 
 :func:`atomic_file` writes to a temporary name in the target's folder
-(``.NAME.XXXXXXXX.tmp``) and renames it over the target only when the writing
-ended well: an error, a full disk or an interrupt (Ctrl-C) removes the
+(``.NAME.PID.XXXXXXXX.tmp``) and renames it over the target only when the
+writing ended well: an error, a full disk or an interrupt (Ctrl-C) removes the
 temporary file and leaves a previous file as it was, never a 0-byte or half
-file. A symlink is written through (its target is replaced, the link stays); a
+file. What a killed run left (its process gone) is removed by the next run
+that writes the same file. A symlink is written through (its target is replaced, the link stays); a
 device, FIFO or other file that is not a regular one (``/dev/null``,
 ``/dev/stdout``) is written directly, as it cannot be replaced; so is a file in
 a folder where no other file can be made.
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Iterator
@@ -30,7 +32,8 @@ class AtomicFile:
         if _replaceable(self.target):
             folder, name = os.path.split(self.target)
             try:
-                descriptor, self.temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+                descriptor, self.temporary = tempfile.mkstemp(prefix=f".{name}.{os.getpid()}.", suffix=".tmp",
+                                                              dir=folder)
             except OSError:
                 self.temporary = None  # no file can be made there: write the target itself
             else:
@@ -51,6 +54,7 @@ class AtomicFile:
             if self.temporary is not None:
                 os.replace(self.temporary, self.target)
                 self.temporary = None
+                _remove_left_behind(self.target)
         except BaseException:
             self.discard()
             raise
@@ -66,6 +70,31 @@ class AtomicFile:
             with contextlib.suppress(OSError):
                 os.unlink(self.temporary)
             self.temporary = None
+
+
+def _remove_left_behind(target: str) -> None:
+    """Remove the temporary files of ``target`` that runs killed while writing it left (their process is gone)."""
+    folder, name = os.path.split(target)
+    left = re.compile(rf"\.{re.escape(name)}\.(\d+)\.[a-z0-9_]{{8}}\.tmp")
+    with contextlib.suppress(OSError), os.scandir(folder or ".") as entries:
+        for entry in entries:
+            found = left.fullmatch(entry.name)
+            if found is not None and int(found.group(1)) != os.getpid() and not process_running(int(found.group(1))):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+
+
+def process_running(pid: int) -> bool:
+    """Whether process ``pid`` exists (one of another user's counts; a number no process can have does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except (OSError, OverflowError):
+        return False
+    return True
 
 
 @contextlib.contextmanager

@@ -29,6 +29,7 @@ import shutil
 import stat
 from pathlib import Path
 
+from ..atomic import process_running
 from ..errors import OutputBusy, OutputError
 
 try:
@@ -49,7 +50,21 @@ _FILE_SYSTEMS_OWN = frozenset({"lost+found"})
 
 def _beside(target: Path) -> re.Pattern[str]:
     """The names of what a run leaves beside ``target``: ``.NAME.old-PID`` and ``.NAME.partial-PID``."""
-    return re.compile(rf"\.{re.escape(target.name)}\.(old|partial)-(\d+)")
+    return re.compile(rf"\.{re.escape(_side_name(target))}\.(old|partial)-(\d+)")
+
+
+def _side_name(target: Path) -> str:
+    """``target``'s name as the lock, staging and set-aside entries beside it use it: a long one shortened.
+
+    Those add up to 22 bytes to it, and a file name may hold 255: a name over
+    200 bytes keeps its first 64 characters and a digest of the whole.
+    """
+    name = target.name
+    if len(name.encode("utf-8", "surrogateescape")) <= 200:
+        return name
+    import hashlib
+
+    return f"{name[:64]}~{hashlib.sha256(name.encode('utf-8', 'surrogateescape')).hexdigest()[:16]}"
 
 
 def _ours_inside(name: str, mount: bool) -> bool:
@@ -65,7 +80,7 @@ def _is_mount(target: Path) -> bool:
 
 
 def _lock_path(target: Path) -> Path:
-    return target / INSIDE_LOCK if _is_mount(target) else target.parent / f".{target.name}.lock"
+    return target / INSIDE_LOCK if _is_mount(target) else target.parent / f".{_side_name(target)}.lock"
 
 
 def check_out_name(out: Path) -> None:
@@ -108,7 +123,7 @@ class OutputFolder:
         self.inside = _is_mount(self.target)
         pid = os.getpid()
         self.staging = self.target / f".drawlog-partial-{pid}" if self.inside \
-            else self.target.parent / f".{self.target.name}.partial-{pid}"
+            else self.target.parent / f".{_side_name(self.target)}.partial-{pid}"
         self._lock: _Lock | None = None
 
     def open(self) -> OutputFolder:
@@ -133,7 +148,7 @@ class OutputFolder:
             os.rename(self.staging, self.target)
             return
         _keep_access(self.target, self.staging)
-        retired = self.target.parent / f".{self.target.name}.old-{os.getpid()}"
+        retired = self.target.parent / f".{_side_name(self.target)}.old-{os.getpid()}"
         try:
             os.rename(self.target, retired)
         except OSError as error:
@@ -293,17 +308,7 @@ def _remove(path: Path) -> None:
 
 def _alive(pid: int) -> bool:
     """Whether another process ``pid`` runs (this process's own leftovers are dead: it holds the lock now)."""
-    if pid == os.getpid():
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    except (OSError, OverflowError):
-        return False
-    return True
+    return pid != os.getpid() and process_running(pid)
 
 
 def _recover(target: Path) -> None:
