@@ -406,6 +406,8 @@ class Replay:
         faults, seats = check_players(event.players)
         self._faults(faults, line, table, None)
         self._set_up(table, event, seats, line)
+        if event.meta:  # its text values (a tournament, a table) are what an observer keeps of the match
+            table.weight += sum(len(value) for value in event.meta.values() if isinstance(value, str))
         self._open_bytes += table.weight
         while self._open_bytes > self.max_open_bytes and len(self.tables) > 1:  # (never the match just started)
             self._close_oldest()

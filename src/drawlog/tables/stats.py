@@ -53,6 +53,8 @@ MATCH_KEYS = ("tournament", "table_name")
 
 #: How many matches lately ended (by their last end) keep their keys for violations reported after them.
 ENDED_KEPT: Final = 4096
+#: ... and at most about this many bytes of their text (a long tournament name each: 4,096 could hold gigabytes).
+ENDED_BYTES_KEPT: Final = 16 << 20
 _KEYS = [("tournament", pa.string()), ("table_name", pa.string()), ("file", pa.string()), ("path", pa.string())]
 #: A tile as two small integers, low first (``[3, 5]``).
 TILE = pa.list_(pa.int8())
@@ -116,7 +118,7 @@ class _MatchNotes:
     """What the recorder keeps of an open match: its keys and the round in play."""
 
     __slots__ = ("tournament", "table_name", "file", "path", "variant", "started_at", "player_names", "first_line",
-                 "round")
+                 "round", "text_bytes")
 
     def __init__(self, event: MatchStart, file: str, path: str | None, line: int, replayed: bool = False) -> None:
         meta = event.meta or {}
@@ -130,6 +132,8 @@ class _MatchNotes:
         self.player_names: list[str] | None = list(event.players) if not replayed else None
         self.first_line = line
         self.round: _RoundNotes | None = None
+        #: About the bytes of text the match's keys (tournament, table) put on each of its rows and hold while kept.
+        self.text_bytes = 64 + len(self.tournament or "") + len(self.table_name or "")
 
 
 class _RoundNotes:
@@ -164,6 +168,7 @@ class StatsRecorder(Observer):
         self._matches: dict[str, _MatchNotes] = {}
         #: Matches lately ended, for the keys of a violation reported after its match (F004 after match_end).
         self._ended: OrderedDict[str, _MatchNotes] = OrderedDict()
+        self._ended_bytes = 0
         self._paths: dict[str, str | None] = {}
 
     def path_of(self, file: str) -> str | None:
@@ -264,7 +269,7 @@ class StatsRecorder(Observer):
             HALVES[opening] if opening >= 0 else None, is_double(opening) if opening >= 0 else None,
             HALVES[spinner] if spinner >= 0 else None, claim.reason if claim is not None else None,
             claim.winner if claim is not None else None, claim is not None, tally.line,
-        ))
+        ), notes.text_bytes)
         claimed = claim.points if claim is not None else None
         players = self._players
         for seat in range(len(names)):
@@ -275,17 +280,13 @@ class StatsRecorder(Observer):
                 tile_count(state.hands[seat]), tally.plays[seat], tally.draws[seat], tally.voluntary[seat],
                 tally.passes[seat], winner_seat == seat,
                 state.opener == seat, claimed.get(name, 0) if claimed is not None else None, state.reason,
-            ))
+            ), notes.text_bytes + len(name))
 
     def match_ended(self, table: Table, claim: MatchEnd | None, line: int) -> None:
         notes = self._matches.pop(table.id)
-        ended = self._ended
-        ended.pop(table.id, None)  # an id ended again is the latest ended
-        ended[table.id] = notes
-        if len(ended) > ENDED_KEPT:
-            ended.popitem(last=False)
         match = table.match
         names = list(match.names) if match else notes.player_names or []
+        self._keep_ended(table.id, notes)
         result = match.result if match is not None else None
         complete = claim is not None
         # A winner (or a draw) only for a finished match: one the input cut short has neither.
@@ -298,7 +299,19 @@ class StatsRecorder(Observer):
             match is not None, notes.variant, notes.started_at, list(match.scores) if match else None,
             claim.winner if claim else None, [claim.scores.get(name, 0) for name in names] if claim else None,
             notes.first_line, line,
-        ))
+        ), notes.text_bytes + len(table.id) + sum(len(name) for name in names))
+
+    def _keep_ended(self, match_id: str, notes: _MatchNotes) -> None:
+        """Keep the notes of a match just ended (an id ended again is the latest); the oldest go past the limits."""
+        notes.player_names = None  # (an ended match's notes serve only its keys)
+        ended = self._ended
+        previous = ended.pop(match_id, None)
+        if previous is not None:
+            self._ended_bytes -= previous.text_bytes
+        ended[match_id] = notes
+        self._ended_bytes += notes.text_bytes
+        while len(ended) > ENDED_KEPT or (self._ended_bytes > ENDED_BYTES_KEPT and len(ended) > 1):
+            self._ended_bytes -= ended.popitem(last=False)[1].text_bytes
 
     def ended_before(self, keys: list[tuple[str, str | None, str | None, str]]) -> None:
         """Take the matches lately ended by inputs another recorder read first, oldest first.
@@ -307,14 +320,10 @@ class StatsRecorder(Observer):
         reported later of one of them gets its keys, as if this recorder had
         read those inputs (a part replayed apart, seeded with what came before).
         """
-        ended = self._ended
         for match_id, tournament, table_name, variant in keys:
             start = MatchStart(match=match_id, players=[], variant=cast(Any, variant),
                                meta={"tournament": tournament, "table": table_name})
-            ended.pop(match_id, None)
-            ended[match_id] = _MatchNotes(start, "", None, 0)
-            if len(ended) > ENDED_KEPT:
-                ended.popitem(last=False)
+            self._keep_ended(match_id, _MatchNotes(start, "", None, 0))
 
     # -- violations ---------------------------------------------------------------
 
@@ -330,7 +339,7 @@ class StatsRecorder(Observer):
             violation.file, self.path_of(violation.file), violation.line, violation.match, violation.round, violation.player, violation.code,
             violation.severity, violation.message, notes.tournament if notes else None,
             notes.table_name if notes else None, notes.variant if notes else None,
-        ))
+        ), (notes.text_bytes if notes else 64) + len(violation.message))
 
 
 def _note_fives(moves: MoveSink, state: FivesRound, placed: bool, claimed: int | None) -> None:
