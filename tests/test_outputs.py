@@ -534,3 +534,30 @@ def test_an_out_name_too_long_for_the_names_beside_it_works(tmp_path: Path) -> N
         assert cli("stats", log, "--out", out, "-q").exit_code == 0
     assert count(out) == 1
     assert sorted(path.name for path in tmp_path.iterdir()) == sorted(["log.jsonl", out.name])
+
+
+SETPRIV = ["setpriv", "--inh-caps=-dac_override,-dac_read_search,-fowner",
+           "--bounding-set=-dac_override,-dac_read_search,-fowner"]
+
+
+@pytest.mark.skipif(sys.platform != "linux" or os.geteuid() != 0 or not any(
+    os.access(os.path.join(folder, "setpriv"), os.X_OK) for folder in os.environ.get("PATH", "").split(os.pathsep)),
+    reason="drops root's power over permissions with setpriv")
+def test_an_out_folder_in_a_parent_it_may_not_write_is_written_inside(tmp_path: Path) -> None:
+    """The lock and staging folder went beside --out, in its parent: a writable folder in a closed parent was
+    refused. They go inside it then, as for a mount point."""
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(match_lines("m1"))
+    parent = tmp_path / "parent"
+    out = parent / "stats"
+    out.mkdir(parents=True)
+    os.chown(parent, 65534, -1)  # nobody's: root without its capabilities may not write there
+    os.chmod(parent, 0o755)
+    command = [*SETPRIV, sys.executable, "-c", "import sys; from drawlog.cli import main; sys.argv[0] = 'drawlog'; "
+               "main()", "stats", str(log), "--out", str(out), "-q"]
+    for _ in range(2):
+        proc = subprocess.run(command, capture_output=True, timeout=120, check=False)
+        assert proc.returncode == 0, proc.stderr.decode()
+    assert count(out) == 1
+    assert sorted(path.name for path in parent.iterdir()) == ["stats"]
+    assert not [name for name in os.listdir(out) if name.startswith(".drawlog")]

@@ -67,6 +67,11 @@ def _side_name(target: Path) -> str:
     return f"{name[:64]}~{hashlib.sha256(name.encode('utf-8', 'surrogateescape')).hexdigest()[:16]}"
 
 
+def _parent_closed(target: Path) -> bool:
+    """Whether ``target`` is a folder this process may write in, but not beside: the run then works inside it."""
+    return target.is_dir() and not os.access(target.parent, os.W_OK) and os.access(target, os.W_OK)
+
+
 def _ours_inside(name: str, mount: bool) -> bool:
     """Whether an entry of the folder is drawlog's own bookkeeping (or, in a mount point, the file system's)."""
     return name == INSIDE_LOCK or _INSIDE.fullmatch(name) is not None or (mount and name in _FILE_SYSTEMS_OWN)
@@ -80,7 +85,8 @@ def _is_mount(target: Path) -> bool:
 
 
 def _lock_path(target: Path) -> Path:
-    return target / INSIDE_LOCK if _is_mount(target) else target.parent / f".{_side_name(target)}.lock"
+    inside = _is_mount(target) or _parent_closed(target)
+    return target / INSIDE_LOCK if inside else target.parent / f".{_side_name(target)}.lock"
 
 
 def check_out_name(out: Path) -> None:
@@ -120,7 +126,8 @@ class OutputFolder:
         self.out = out
         #: The folder replaced: ``out``, or the target of a symlinked ``out``.
         self.target = Path(os.path.realpath(out))
-        self.inside = _is_mount(self.target)
+        #: Whether the run works inside the folder (a mount point, or a folder whose parent it may not write).
+        self.inside = _is_mount(self.target) or _parent_closed(self.target)
         pid = os.getpid()
         self.staging = self.target / f".drawlog-partial-{pid}" if self.inside \
             else self.target.parent / f".{_side_name(self.target)}.partial-{pid}"
