@@ -390,6 +390,7 @@ def test_the_duplicate_player_check_is_linear_and_more_than_4_players_is_one_s10
         ("S101", "100,000 players: the game is for 2 to 4 players")]
     assert len(check_players(["a", "b", "a", "c", "b"])[0]) == 1
     assert [fault.code for fault in check_players(["a", "a", "b"])[0]] == ["S101"]
+    assert [fault.message for fault in check_players(["", "", "b"])[0]] == ['players lists "" more than once']
 
 
 def test_a_match_start_of_100000_players_is_one_s101(tmp_path: Path) -> None:

@@ -561,3 +561,20 @@ def test_an_out_folder_in_a_parent_it_may_not_write_is_written_inside(tmp_path: 
     assert count(out) == 1
     assert sorted(path.name for path in parent.iterdir()) == ["stats"]
     assert not [name for name in os.listdir(out) if name.startswith(".drawlog")]
+
+
+def test_a_tournament_that_is_not_a_string_is_kept_as_its_json(tmp_path: Path) -> None:
+    """meta is free-form: a tournament of true was stored as Python's "True"."""
+    lines = []
+    for index, tournament in enumerate([True, {"cup": 1}, "spring", None]):
+        for line in match_lines(f"m{index}").splitlines(keepends=True):
+            event = json.loads(line)
+            if event["type"] == "match_start" and tournament is not None:
+                event["meta"] = {"tournament": tournament}
+            lines.append(json.dumps(event) + "\n")
+    log = tmp_path / "log.jsonl"
+    log.write_text("".join(lines))
+    out = tmp_path / "stats"
+    assert cli("stats", log, "--out", out, "-q").exit_code == 0
+    table = pl.read_parquet(out / "matches.parquet").sort("match")
+    assert table["tournament"].to_list() == ["true", '{"cup":1}', "spring", None]

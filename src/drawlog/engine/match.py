@@ -44,7 +44,8 @@ def check_players(players: Sequence[str]) -> tuple[list[Fault], list[str]]:
     faults = []
     if len(seats) != len(players):
         twice = sorted({name for name in players if players.count(name) > 1})
-        faults.append(Fault("S101", f"players lists {', '.join(twice)} more than once"))
+        listed = ", ".join(name or '""' for name in twice)  # (an empty name shown as "")
+        faults.append(Fault("S101", f"players lists {listed} more than once"))
     if len(players) < MIN_PLAYERS:
         faults.append(Fault("S101", f"{len(players)} player{'s' if len(players) != 1 else ''}: the game is "
                                     f"for 2 to 4 players"))

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Final, cast
 
+import msgspec
 import pyarrow as pa
 from msgspec.structs import astuple
 
@@ -352,7 +353,10 @@ def _note_fives(moves: MoveSink, state: FivesRound, placed: bool, claimed: int |
 
 
 def _text(value: object) -> str | None:
-    return None if value is None else str(value)
+    """A ``meta`` value as the tables keep it: a string as it is, anything else as its JSON (``true``, not ``True``)."""
+    if value is None or isinstance(value, str):
+        return value
+    return msgspec.json.encode(value).decode()
 
 
 def _timestamp(text: str | None) -> datetime | None:
