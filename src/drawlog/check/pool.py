@@ -22,10 +22,10 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..errors import InputError
+from ..log.reader import Source
 
 #: ``prctl``'s option to be sent a signal when the parent dies (Linux).
 _PR_SET_PDEATHSIG = 1
-from ..log.reader import Source
 
 #: Told of a worker's reading: ``(input index, bytes read, matches started, whether the input is done)``.
 OnProgress = Callable[[int, int, int, bool], None]
