@@ -740,7 +740,7 @@ def test_compressed_twice_and_a_window_too_large_are_said_as_such(tmp_path: Path
     wide.write_bytes(streaming.compress(log) + streaming.flush())
     messages = {Path(v["file"]).name: v["message"]
                 for v in json.loads(cli("validate", twice, wide, "--format", "json").stdout)["violations"]}
-    assert messages["twice.jsonl.gz"] == "gzip-compressed data inside the compressed file: compressed twice?"
+    assert messages["twice.jsonl.gz"] == "gzip-compressed data inside the compressed data: compressed twice?"
     assert messages["wide.jsonl.zst"].startswith("zstd data that needs too much memory to decompress")
 
 

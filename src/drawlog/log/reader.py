@@ -210,7 +210,8 @@ def read_blocks(source: Source, on_ratio: Callable[[int], None] | None = None) -
     given, hears once, at the end, how many times a compressed file inflated
     when that is over :data:`BOMB_RATIO` (and over :data:`BOMB_MIN_BYTES`).
     """
-    chunks = _chunks(source, on_ratio)
+    inflated: list[bool] = []  # (set once the source turns out compressed)
+    chunks = _chunks(source, on_ratio, inflated)
     try:
         first = _first_chunk(chunks)
     except InputError:
@@ -221,11 +222,8 @@ def read_blocks(source: Source, on_ratio: Callable[[int], None] | None = None) -
         return iter(())
     if first.startswith(_GZIP_MAGIC) or is_zstd(first):
         kind, suffix = ("gzip", ".jsonl.gz") if first.startswith(_GZIP_MAGIC) else ("zstd", ".jsonl.zst")
-        if source.name.lower().endswith((".gz", ".zst")):  # already decompressed once
-            raise InputError(source.name, f"{kind}-compressed data inside the compressed file: compressed twice?")
-        if source.path is None:  # standard input is decompressed when it starts compressed
-            raise InputError(source.name, f"{kind}-compressed data where lines were expected (compressed twice, "
-                                          f"or behind a byte order mark?)")
+        if inflated:  # decompressed once already
+            raise InputError(source.name, f"{kind}-compressed data inside the compressed data: compressed twice?")
         raise InputError(source.name, f"{kind}-compressed data: name the file {suffix} to read it")
     newline = first.find(b"\n")
     if b"\x00" in (first[:newline] if newline >= 0 else first)[:CHUNK_BYTES]:
@@ -308,12 +306,14 @@ def _continue(first: bytes, chunks: Iterator[bytes]) -> Iterator[bytes]:
     yield from chunks
 
 
-def _chunks(source: Source, on_ratio: Callable[[int], None] | None = None) -> Iterator[bytes]:
+def _chunks(source: Source, on_ratio: Callable[[int], None] | None = None,
+            inflated: list[bool] | None = None) -> Iterator[bytes]:
+    """The source's data in chunks, decompressed; ``inflated`` gets an item when it turns out compressed."""
     if source.url is not None:
-        yield from url_chunks(source.name, source.url, on_ratio)
+        yield from url_chunks(source.name, source.url, on_ratio, inflated)
         return
     if source.path is None:
-        yield from _standard_input(source.name, on_ratio)
+        yield from _standard_input(source.name, on_ratio, inflated)
         return
     try:
         raw = open(source.path, "rb")  # noqa: SIM115 - closed below
@@ -322,21 +322,23 @@ def _chunks(source: Source, on_ratio: Callable[[int], None] | None = None) -> It
     with raw:
         name = source.path.name.lower()
         if name.endswith((".gz", ".zst")):  # (a FIFO so named too: nothing here seeks)
-            yield from decompressed(raw, "gzip" if name.endswith(".gz") else "zstd", source.name, on_ratio)
+            yield from decompressed(raw, "gzip" if name.endswith(".gz") else "zstd", source.name, on_ratio, inflated)
         elif not stat.S_ISREG(os.fstat(raw.fileno()).st_mode):  # a pipe: named by number, not by its data
-            yield from _sniffed(raw, source.name, on_ratio)
+            yield from _sniffed(raw, source.name, on_ratio, inflated)
         else:
             yield from _read_all(raw)
 
 
-def decompressed(stream: BinaryIO, kind: str, name: str,
-                 on_ratio: Callable[[int], None] | None = None) -> Iterator[bytes]:
-    """The data of the ``kind`` (``gzip`` or ``zstd``) ``stream``, decompressed in chunks.
+def decompressed(stream: BinaryIO, kind: str, name: str, on_ratio: Callable[[int], None] | None = None,
+                 inflated: list[bool] | None = None) -> Iterator[bytes]:
+    """The data of the ``kind`` (``gzip`` or ``zstd``) ``stream``, decompressed in chunks (``inflated`` told so).
 
     ``on_ratio`` hears, once the stream ends, how many times it inflated when
     that is over :data:`BOMB_RATIO` (and over :data:`BOMB_MIN_BYTES`); the
     compressed bytes are counted as read, so a pipe is measured as a file is.
     """
+    if inflated is not None:
+        inflated.append(True)
     counted = _Counted(stream)
     unpacked = 0
     if kind == "gzip":
@@ -372,14 +374,16 @@ class _Counted(io.RawIOBase):
         return len(data)
 
 
-def _standard_input(name: str, on_ratio: Callable[[int], None] | None = None) -> Iterator[bytes]:
+def _standard_input(name: str, on_ratio: Callable[[int], None] | None = None,
+                    inflated: list[bool] | None = None) -> Iterator[bytes]:
     """Standard input, decompressed when it starts like gzip or zstd data."""
     if sys.stdin is None:
         raise InputError(name, "standard input is closed")
-    yield from _sniffed(sys.stdin.buffer, name, on_ratio)
+    yield from _sniffed(sys.stdin.buffer, name, on_ratio, inflated)
 
 
-def _sniffed(stream: BinaryIO, name: str, on_ratio: Callable[[int], None] | None = None) -> Iterator[bytes]:
+def _sniffed(stream: BinaryIO, name: str, on_ratio: Callable[[int], None] | None = None,
+             inflated: list[bool] | None = None) -> Iterator[bytes]:
     """A stream without a telling name (standard input, a pipe), decompressed when it starts like gzip or zstd.
 
     Its first four bytes are read however many reads they take (a pipe may give
@@ -394,9 +398,9 @@ def _sniffed(stream: BinaryIO, name: str, on_ratio: Callable[[int], None] | None
         start += data
     stream = io.BufferedReader(_Prefixed(start, stream), CHUNK_BYTES)
     if start.startswith(_GZIP_MAGIC):
-        yield from decompressed(stream, "gzip", name, on_ratio)
+        yield from decompressed(stream, "gzip", name, on_ratio, inflated)
     elif is_zstd(start):
-        yield from decompressed(stream, "zstd", name, on_ratio)
+        yield from decompressed(stream, "zstd", name, on_ratio, inflated)
     else:
         yield from _read_all(stream)
 

@@ -77,7 +77,8 @@ def expand_url(url: str, seen: set[str]) -> Iterator[Any]:
         yield InputError(url, _why(error))
 
 
-def url_chunks(name: str, url: str, on_ratio: Callable[[int], None] | None = None) -> Iterator[bytes]:
+def url_chunks(name: str, url: str, on_ratio: Callable[[int], None] | None = None,
+               inflated: list[bool] | None = None) -> Iterator[bytes]:
     """The decompressed data of the file at ``url`` in chunks (what :func:`~drawlog.log.reader.read_blocks` reads)."""
     from .reader import _GZIP_MAGIC, _read_all, decompressed, is_zstd
 
@@ -95,4 +96,4 @@ def url_chunks(name: str, url: str, on_ratio: Callable[[int], None] | None = Non
         if not (gz or zst):
             yield from _read_all(raw)
             return
-        yield from decompressed(raw, "gzip" if gz else "zstd", name, on_ratio)
+        yield from decompressed(raw, "gzip" if gz else "zstd", name, on_ratio, inflated)
