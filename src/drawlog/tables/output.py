@@ -67,8 +67,11 @@ def _side_name(target: Path) -> str:
     return f"{name[:64]}~{hashlib.sha256(name.encode('utf-8', 'surrogateescape')).hexdigest()[:16]}"
 
 
-def _parent_closed(target: Path) -> bool:
-    """Whether ``target`` is a folder this process may write in, but not beside: the run then works inside it."""
+def _works_inside(target: Path) -> bool:
+    """Whether a run locks, stages and swaps inside ``target``: a mount point (it cannot be renamed), or a folder
+    this process may write in but not beside."""
+    if _is_mount(target):
+        return True
     return target.is_dir() and not os.access(target.parent, os.W_OK) and os.access(target, os.W_OK)
 
 
@@ -85,8 +88,7 @@ def _is_mount(target: Path) -> bool:
 
 
 def _lock_path(target: Path) -> Path:
-    inside = _is_mount(target) or _parent_closed(target)
-    return target / INSIDE_LOCK if inside else target.parent / f".{_side_name(target)}.lock"
+    return target / INSIDE_LOCK if _works_inside(target) else target.parent / f".{_side_name(target)}.lock"
 
 
 def check_out_name(out: Path) -> None:
@@ -107,8 +109,7 @@ def check_out_name(out: Path) -> None:
 
 
 def check_out_dir(out: Path) -> None:
-    """Refuse a folder drawlog did not write (or a file), or a name Arrow cannot take, before any work is done."""
-    check_out_name(out)
+    """Refuse a folder drawlog did not write (or a file) before any work is done."""
     if out.exists() and not out.is_dir():
         raise OutputError(f"{out} exists and is not a folder")
     if not out.is_dir() or (out / MANIFEST).is_file():
@@ -127,7 +128,7 @@ class OutputFolder:
         #: The folder replaced: ``out``, or the target of a symlinked ``out``.
         self.target = Path(os.path.realpath(out))
         #: Whether the run works inside the folder (a mount point, or a folder whose parent it may not write).
-        self.inside = _is_mount(self.target) or _parent_closed(self.target)
+        self.inside = _works_inside(self.target)
         pid = os.getpid()
         self.staging = self.target / f".drawlog-partial-{pid}" if self.inside \
             else self.target.parent / f".{_side_name(self.target)}.partial-{pid}"
