@@ -98,12 +98,13 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
     from ..api import read_stats, write_stats
     from ..log.remote import is_url
 
-    target = os.path.realpath(out) if not is_url(out) else None
-    for raw in paths if target is not None else []:
-        real = os.path.realpath(raw) if raw != "-" and not is_url(raw) else None
-        if real is not None and (real == target or real.startswith(target.rstrip(os.sep) + os.sep)):
-            raise typer.BadParameter(f"{shown(raw)} is inside {shown(out)}, which the run replaces whole: "
-                                     f"move it out first", param_hint="--out")
+    if not is_url(out):  # an input inside --out would be deleted by the swap
+        target = os.path.realpath(out)
+        for raw in paths:
+            real = os.path.realpath(raw) if raw != "-" and not is_url(raw) else None
+            if real is not None and (real == target or real.startswith(target.rstrip(os.sep) + os.sep)):
+                raise typer.BadParameter(f"{shown(raw)} is inside {shown(out)}, which the run replaces whole: "
+                                         f"move it out first", param_hint="--out")
     from ..check.parts import add_summaries
     from ..tables.cluster import ClusterError
 
