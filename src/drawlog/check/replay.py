@@ -527,8 +527,11 @@ class Replay:
             return
         match = table.match
         if match is not None:
+            forfeit = event.forfeit.player if event.forfeit is not None else None
             faults = self._close_open_round(table, "match_end", line)
-            faults += match.check_match_end(event.scores, event.winner)
+            if forfeit is not None:  # a forfeit stops the match where it stands: its open round needs no round_end
+                faults = []
+            faults += match.check_match_end(event.scores, event.winner, forfeit)
             self._faults(faults, line, table, None)
         del self.tables[table.id]
         self._open_bytes -= table.weight

@@ -39,7 +39,9 @@ RULES: tuple[Rule, ...] = (
     Rule("F002", "schema-mismatch", ERROR,
          "An event does not fit the log format: a line that is not a JSON object, an unknown `type`, "
          "a missing or mistyped field, a tile that is not two integers 0–6, an unknown `variant`, an "
-         "unknown or mistyped key in `rules` (or `rules.reserve` in an All Fives match).",
+         "unknown or mistyped key in `rules` (or `rules.reserve` in an All Fives match), a `forfeit` whose "
+         "`reason` is not one of illegal-move, timeout, crash, protocol, withdrawn (or a key missing, mistyped "
+         "or unknown).",
          "The replay needs every field of an event with its type; a tile like [3,7] is not in a double-six set.",
          '{"type":"play","match":"m1","player":"ann","tile":[3,7]}',
          '{"type":"play","match":"m1","player":"ann","tile":[3,6]}'),
@@ -205,16 +207,20 @@ RULES: tuple[Rule, ...] = (
          '"hands":{"bob":[[6,6]]}   (bob still holds [1|2] and [6|6])',
          '"hands":{"bob":[[1,2],[6,6]]}'),
     Rule("R305", "target-not-reached", ERROR,
-         "`match_end` before any score reached the target, or a new round after the match was decided.",
+         "`match_end` before any score reached the target (a `forfeit` needs none), or a new round after the "
+         "match was decided.",
          "A match ends as soon as a settled round brings a score to the target (Draw: 100 with 2 players, "
          "61 with 3–4; All Fives: 250 and 200), and not before.",
          '{"type":"match_end", …,"scores":{"ann":54,"bob":31}, …}',
          '{"type":"match_end", …,"scores":{"ann":104,"bob":31},"winner":"ann"}'),
     Rule("R306", "wrong-match-result", ERROR,
-         "`match_end` scores or winner disagree with the replay.",
+         "`match_end` scores or winner disagree with the replay (after a `forfeit`: the scores when the match "
+         "stopped, the winner the highest score of the other players), or a `forfeit` names someone not playing.",
          "Final scores are the sums of the recomputed round points (All Fives: play points and end-of-round "
          "points); the winner is the player whose score "
-         "first reached the target (equal highest scores there draw the match).",
+         "first reached the target (equal highest scores there draw the match). A forfeit stops the match: "
+         "a round in progress takes no end-of-round points, and the other players' highest score wins "
+         "(a tie: no winner).",
          '"scores":{"ann":104,"bob":31},"winner":"bob"',
          '"scores":{"ann":104,"bob":31},"winner":"ann"'),
     Rule("R307", "round-without-end", ERROR,
@@ -256,6 +262,13 @@ RULES: tuple[Rule, ...] = (
          "the run goes on, and `--strict` makes it fail.",
          "mybot --games 0 | drawlog validate -   (nothing on standard input)",
          "mybot --games 1 | drawlog validate -   (the match's events)"),
+    Rule("W405", "bad-timestamp", WARNING,
+         "A `ts` is not an RFC 3339 timestamp (date, `T`, time with seconds, and the offset: `Z` or `+02:00`); "
+         "its value is ignored (a `match_start`'s then gives the match no `started_at`).",
+         "Times order matches for ratings and reports; a time without its offset, or a Unix time in a string, "
+         "could be read several ways, so drawlog reads none of them and says so.",
+         '{"type":"pass","match":"m1","player":"bob","ts":"01/05/2024 12:00"}',
+         '{"type":"pass","match":"m1","player":"bob","ts":"2024-05-01T12:00:00Z"}'),
 )
 
 RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 import msgspec
 
 from ..errors import InputError
-from ..log.events import KNOWN_FIELDS, MAX_NESTING, AnyEvent
+from ..log.events import KNOWN_FIELDS, MAX_NESTING, AnyEvent, timestamp
 from ..log.reader import (
     BOM,
     MAX_LINE_BYTES,
@@ -258,6 +258,16 @@ class Validator:
                 self.reporter.emit("W401", f"unknown field {name!r} in a {kind} event, ignored", number,
                                    match_id, round_number, player)
                 del obj[name]
+            stamp = obj.get("ts")
+            if isinstance(stamp, str):  # (another type is F002 below)
+                read = timestamp(stamp)
+                if read is None:
+                    self.reporter.emit("W405", f"ts {_shortened(stamp)} is not an RFC 3339 timestamp "
+                                               f"(like 2024-05-01T12:00:00Z), ignored", number,
+                                       match_id, round_number, player)
+                    del obj["ts"]
+                else:
+                    obj["ts"] = read
             try:
                 return msgspec.convert(obj, AnyEvent)
             except msgspec.ValidationError as error:
@@ -336,6 +346,12 @@ def _as_blocks(lines: Iterable[bytes | str]) -> Iterator[bytes | LongLine]:
             batch = []
     if batch:
         yield b"".join(batch)
+
+
+def _shortened(text: str, limit: int = 40) -> str:
+    """A logged string as a message quotes it: in JSON, cut after ``limit`` characters."""
+    quoted = msgspec.json.encode(text if len(text) <= limit else text[:limit]).decode()
+    return quoted if len(text) <= limit else quoted[:-1] + '…"'
 
 
 def _json_kind(value: object) -> str:

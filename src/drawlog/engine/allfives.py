@@ -107,7 +107,8 @@ class FivesRound(Round):
             playable = self.playable(seat)
             if playable:
                 faults.append(Fault("M210", f"draws holding {labels(playable)}, which "
-                                            f"{_fit(playable)} {self._where()}: a player who can place must"))
+                                            f"{_fit(playable)} {self._where()}: a player who can place must place, "
+                                            f"not draw"))
         if not self.stock >> tile & 1:
             faults.append(Fault("M206", f"draws {label(tile)}, which is not in the boneyard "
                                         f"({self._whereabouts(tile)})", True))
@@ -168,7 +169,8 @@ class FivesRound(Round):
             if (end == UP or end == DOWN) and value is None:
                 faults.append(Fault("M212", f"plays {label(tile)} {end}: {self._arms_closed()}", True))
             elif value is None or value not in halves:
-                faults.append(Fault("M203", f"{label(tile)} does not match the {end} end ({value})", True))
+                faults.append(Fault("M203", f"{label(tile)} does not match the {end} end ({value})"
+                                            f"{_fits_instead(tableau, halves)}", True))
         else:
             ends = tableau.ends_for(halves)
             if not ends:
@@ -309,4 +311,14 @@ def _ends_after(left: int, right: int, halves: tuple[int, int], end: str, value:
     return (left, right)
 
 
+def _fits_instead(tableau: Tableau, halves: tuple[int, int]) -> str:
+    """For M203: ``; it fits the right end (5)``, or the ends it fits, or nothing when it fits none."""
+    ends = tableau.ends_for(halves)
+    if not ends:
+        return ""
+    named = " and the ".join(f"{end} end ({tableau.value(end)})" for end in ends)
+    return f"; it fits the {named}"
+
+
 __all__ = ["NO_TILE", "FivesRound"]
+

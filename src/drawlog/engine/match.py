@@ -14,15 +14,14 @@ from collections.abc import Mapping, Sequence
 from typing import Final, NamedTuple
 
 from ..errors import Fault
+from .claims import STRANGERS_LISTED, match_claims, more_strangers, round_claims
 from .profiles import DRAW, GameRules
-from .rounds import BLOCKED, Round
+from .rounds import Round
 from .scoring import UNDECIDED, RoundScore, match_result
 from .tiles import FULL_SET, label, labels, tile_bit, tile_count, tile_id
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
-#: The names that are not players a claim's message lists one by one (R303, R304, R306); the rest are counted.
-STRANGERS_LISTED: Final = 3
 
 Halves = tuple[int, int]
 
@@ -108,6 +107,8 @@ class Match:
         #: The number the log gave the round in play (S105 is reported once, at its round_start).
         self.logged_round = 0
         self.result = UNDECIDED
+        #: The points each settled round gave, by seat, in order (the sums R306's message works out).
+        self.round_points: list[tuple[int, ...]] = []
 
     def __repr__(self) -> str:
         scores = ", ".join(f"{name!r}: {score}" for name, score in zip(self.names, self.scores))
@@ -295,36 +296,9 @@ class Match:
             score = state.score()
             if reason != state.reason:
                 faults.append(Fault("R301", f"claims the round ended {reason}; it ended {state.reason}"))
-            faults += self._check_round_claims(score, winner, points)
+            faults += round_claims(self, score, winner, points)
         if hands is not None:
             faults += self._check_revealed(hands)
-        return faults
-
-    def _check_round_claims(self, score: RoundScore, winner: str | None,
-                            points: Mapping[str, int]) -> list[Fault]:
-        faults = []
-        names = self.names
-        expected_winner = names[score.winner] if score.winner is not None else None
-        if winner != expected_winner:
-            faults.append(Fault("R302", f"claims winner {_name(winner)}; {_why_winner(self, score)}"))
-        if len(points) == len(names):  # the usual claim, a number for each player: right unless one differs
-            awarded = score.end_points
-            seat = 0
-            while seat < len(names) and points.get(names[seat]) == awarded[seat]:
-                seat += 1
-            if seat == len(names):
-                return faults
-        wrong = [
-            f"claims {points.get(name, 0)} points for {name}; the hands left give {awarded}"
-            for name, awarded in zip(self.names, score.end_points)
-            if points.get(name, 0) != awarded
-        ]
-        strangers = [name for name in points if name not in self.seat_of]
-        wrong += [f"claims {points[name]} points for {name}, who is not a player"
-                  for name in strangers[:STRANGERS_LISTED]]
-        wrong += _more_strangers(len(strangers), "points claimed")
-        if wrong:
-            faults.append(Fault("R303", "; ".join(wrong)))
         return faults
 
     def _check_revealed(self, hands: Mapping[str, Sequence[Halves]]) -> list[Fault]:
@@ -352,7 +326,7 @@ class Match:
                 if len(tiles) != revealed.bit_count():
                     parts.append("lists a tile twice")
                 wrong.append(f"{name}'s revealed hand {' and '.join(parts)}")
-        wrong += _more_strangers(strangers, "hands revealed")
+        wrong += more_strangers(strangers, "hands revealed")
         return [Fault("R304", "; ".join(wrong))] if wrong else []
 
     def settle_round(self) -> RoundScore:
@@ -367,6 +341,7 @@ class Match:
         score = state.score()
         for seat, points in enumerate(score.points):
             self.scores[seat] = self.scores[seat] + points
+        self.round_points.append(score.points)
         self.round_open = False
         if not self.result.decided:
             self.result = match_result(self.scores, self.target)
@@ -374,35 +349,14 @@ class Match:
 
     # -- the end -----------------------------------------------------------
 
-    def check_match_end(self, scores: Mapping[str, int], winner: str | None) -> list[Fault]:
-        """R305 and R306: the log's claim of the final result against the replay."""
-        faults = []
-        result = self.result
-        if not result.decided:
-            faults.append(Fault("R305", f"match_end before any score reached the target "
-                                        f"({self.outcome_text()}; target {self.target})"))
-        wrong = [
-            f"claims {scores.get(name, 0)} for {name}; the replay gives {score}"
-            for name, score in zip(self.names, self.scores)
-            if scores.get(name, 0) != score
-        ]
-        strangers = [name for name in scores if name not in self.seat_of]
-        wrong += [f"claims a score for {name}, who is not a player" for name in strangers[:STRANGERS_LISTED]]
-        wrong += _more_strangers(len(strangers), "scores claimed")
-        if result.decided:
-            expected = self.names[result.winner] if result.winner is not None else None
-            if winner != expected:
-                why = f"{expected} won" if expected is not None else "the highest scores are tied: a drawn match"
-                wrong.append(f"claims winner {_name(winner)}; {why} ({self.outcome_text()})")
-        if wrong:
-            faults.append(Fault("R306", "; ".join(wrong)))
-        return faults
+    def check_match_end(self, scores: Mapping[str, int], winner: str | None,
+                        forfeit: str | None = None) -> list[Fault]:
+        """R305 and R306: the log's claim of the final result against the replay.
 
-
-def _more_strangers(count: int, what: str) -> list[str]:
-    """After the first :data:`STRANGERS_LISTED` names that are not players, the rest counted in one part."""
-    more = count - STRANGERS_LISTED
-    return [f"{more:,} more {what} for names that are not players"] if more > 0 else []
+        ``forfeit`` names the player who forfeits (format v1.2): no target is
+        needed, and the result becomes the forfeit's (see :func:`~drawlog.engine.claims.match_claims`).
+        """
+        return match_claims(self, scores, winner, forfeit)
 
 
 def _check_stock(stock: Sequence[Halves], undealt: int) -> tuple[list[Fault], list[int] | None]:
@@ -466,21 +420,6 @@ def _tile_ids(tiles: Sequence[Halves]) -> list[int]:
     if isinstance(tiles, list):  # as decoded: compiled code indexes a list directly
         return [tile_id(halves) for halves in tiles]
     return [tile_id(halves) for halves in tiles]
-
-
-def _name(name: str | None) -> str:
-    return name if name is not None else "null"
-
-
-def _why_winner(match: Match, score: RoundScore) -> str:
-    if score.reason == "domino":
-        return f"{match.names[score.winner]} went out"  # type: ignore[index]
-    if score.reason == BLOCKED and match.profile is not DRAW:
-        return f"a blocked round of {match.profile.title} has no winner"
-    totals = ", ".join(f"{name} {pips}" for name, pips in zip(match.names, score.pips))
-    if score.winner is None:
-        return f"the lowest hand total is tied ({totals}): no winner"
-    return f"{match.names[score.winner]} has the lowest hand total ({totals})"
 
 
 __all__ = ["Deal", "Match", "check_players", "hand_size"]

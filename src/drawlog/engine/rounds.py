@@ -276,7 +276,9 @@ class Round:
                                 True))
         elif end is not None and ends is None:
             value = line.left if end == LEFT else line.right
-            faults.append(Fault("M203", f"{label(tile)} does not match the {end} end ({value})", True))
+            other = RIGHT if end == LEFT else LEFT
+            fits = f"; it fits the {other} end ({line.right if end == LEFT else line.left})" if other in options else ""
+            faults.append(Fault("M203", f"{label(tile)} does not match the {end} end ({value}){fits}", True))
         elif not options:
             faults.append(Fault("M203", f"{label(tile)} matches neither end ({line.left} and "
                                         f"{line.right})", True))

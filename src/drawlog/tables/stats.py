@@ -30,7 +30,7 @@ from ..engine.allfives import FivesRound
 from ..engine.rounds import Round
 from ..engine.tiles import TILE_COUNT, is_double, tile_count, tile_id
 from ..errors import Fault
-from ..log.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
+from ..log.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart, timestamp
 from ..log.reader import STDIN
 from ..log.remote import is_url
 from .sinks import (
@@ -359,14 +359,8 @@ def _text(value: object) -> str | None:
     return msgspec.json.encode(value).decode()
 
 
-def _timestamp(text: str | None) -> datetime | None:
-    """An RFC 3339 timestamp (``t`` and ``z`` in either case; a leap second read as :59), or None."""
-    if not text:
-        return None
-    text = text.upper().replace("Z", "+00:00")
-    if text[17:19] == "60":  # 2016-12-31T23:59:60Z: Python's datetime has no leap seconds
-        text = text[:17] + "59" + text[19:]
-    try:
-        return datetime.fromisoformat(text)
-    except ValueError:
-        return None
+def _timestamp(value: datetime | str | None) -> datetime | None:
+    """A ``ts`` as decoded (a ``datetime``), or as a string given to the API (read as the decoder reads it), or None."""
+    if value is None or isinstance(value, datetime):
+        return value
+    return timestamp(value) if value else None
