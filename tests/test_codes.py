@@ -279,3 +279,111 @@ def test_a_tile_twice_in_one_hand_and_a_seq_of_zero_are_each_reported_once():
     zero["seq"] = 0
     found = list(Validator().validate_lines([*lines[:2], json.dumps(zero), *lines[3:]]))
     assert [(v.line, v.code) for v in found if v.line == 3] == [(3, "F002")]
+
+
+# -- forfeits (format v1.2) ------------------------------------------------------------
+
+
+def test_forfeit_closes_the_round_in_progress_without_r307_or_r305():
+    for name in ("forfeit.clean.jsonl", "forfeit-tie.clean.jsonl", "forfeit-start.clean.jsonl",
+                 "forfeit-allfives.clean.jsonl"):
+        assert validate(name) == [], name
+
+
+def test_forfeit_messages_say_who_wins_and_why():
+    (message,) = messages("R306-forfeit-winner.jsonl", "R306")
+    assert "claims winner bob, who forfeits" in message and "ann has the highest score" in message, message
+    (message,) = messages("R306-forfeit-stranger.jsonl", "R306")
+    assert message == "forfeit names zed, who is not a player of this match"
+    (message,) = messages("R306-forfeit-scores.jsonl", "R306")
+    assert message.startswith("claims 28 for cat; the replay gives 8 (round 1)"), message
+    assert "round 3 was in progress at the forfeit: it takes no end-of-round points" in message
+    (message,) = messages("R306-forfeit-allfives.jsonl", "R306")
+    assert "the replay gives −5 = −15 + 5 + 5 (rounds 1, 2 and 3)" in message, message
+    assert "its plays have scored" in message
+
+
+def test_a_bad_forfeit_is_f002_naming_the_field():
+    (message,) = messages("F002-forfeit-reason.jsonl", "F002")
+    assert "rage-quit" in message and "$.forfeit.reason" in message, message
+    (message,) = messages("F002-forfeit-missing.jsonl", "F002")
+    assert "`reason`" in message, message
+
+
+def test_an_illegal_move_before_a_forfeit_is_reported_alone():
+    assert [v.code for v in validate("M203-forfeit.jsonl")] == ["M203"]
+    assert [v.code for v in validate("M210-forfeit.jsonl")] == ["M210"]
+
+
+def test_forfeit_result_is_the_highest_of_the_others():
+    from drawlog.engine.match import Match
+
+    match = Match(["ann", "bob", "cat"])
+    match.scores = [10, 40, 10]                 # the leader forfeits: ann and cat tie, nobody wins
+    assert match.check_match_end({"ann": 10, "bob": 40, "cat": 10}, None, "bob") == []
+    assert match.result.decided and match.result.winner is None and not match.result.drawn
+    match = Match(["ann", "bob", "cat"])
+    match.scores = [10, 40, 10]                 # the target is not needed (no R305)
+    assert match.check_match_end({"ann": 10, "bob": 40, "cat": 10}, "bob", "cat") == []
+    assert match.result.winner == 1
+    [fault] = match.check_match_end({"ann": 10, "bob": 40, "cat": 10}, None, "cat")
+    assert fault.code == "R306" and "bob has the highest score of the players left" in fault.message
+
+
+# -- W405 ---------------------------------------------------------------------------
+
+
+def test_w405_names_the_value_and_the_time_is_ignored():
+    found = validate("W405.jsonl")
+    assert [(v.line, v.code, v.severity) for v in found] == [(1, "W405", "warning"), (18, "W405", "warning")]
+    assert found[0].message.startswith('ts "2024-05-01T12:00:00" is not an RFC 3339 timestamp')
+    assert '"1714564800"' in found[1].message
+
+
+def test_w405_a_long_value_is_shortened_and_a_number_is_f002():
+    lines = (CODES_DIR / "W405.clean.jsonl").read_text(encoding="utf-8").splitlines()
+    start = json.loads(lines[0])
+    found = list(Validator().validate_lines([json.dumps({**start, "ts": "x" * 500}), *lines[1:]]))
+    assert [(v.line, v.code) for v in found] == [(1, "W405")] and len(found[0].message) < 150
+    found = list(Validator().validate_lines([json.dumps({**start, "ts": 1714564800}), *lines[1:]]))
+    assert (1, "F002") in [(v.line, v.code) for v in found]
+
+
+# -- messages that say the fix ----------------------------------------------------------
+
+
+def test_m203_names_the_end_the_tile_fits():
+    (message,) = messages("M203-other-end.jsonl", "M203")
+    assert message == "[2|2] does not match the right end (0); it fits the left end (2)"
+    (message,) = messages("M203.jsonl", "M203")           # [1|2] on ends 0 and 0: it fits neither
+    assert message == "[1|2] does not match the left end (0)"
+
+
+def test_m210_says_what_to_do():
+    (message,) = messages("M210.jsonl", "M210")
+    assert message.endswith("a player who can place must place, not draw"), message
+
+
+def test_r303_shows_the_arithmetic():
+    (message,) = messages("R303.jsonl", "R303")
+    assert message == "claims 129 points for ann; ann went out: bob's pips, 123"
+    (message,) = messages("R303-blocked.jsonl", "R303")
+    assert message.endswith("blocked with totals 3, 8 and 10: 8 + 10 − 3 = 15"), message
+    (message,) = messages("R303-double-blank.jsonl", "R303")
+    assert message.endswith("cat went out: the opponents' pips, 0 + 8 = 8"), message
+    (message,) = messages("R303-allfives.jsonl", "R303")
+    assert "ann's 17 pips left round to 15: −15" in message and "bob's 27 pips left round to 25: −25" in message
+
+
+def test_r306_shows_the_rounds_a_score_adds_up():
+    (message,) = messages("R306.jsonl", "R306")
+    assert message == "claims 122 for ann; the replay gives 123 (round 1)"
+    (message,) = messages("R303-carried.jsonl", "R306")
+    assert message == "claims 66 for ann; the replay gives 61 = 15 + 46 (rounds 2 and 4)"
+
+
+def test_f001_on_a_pretty_printed_log_says_what_it_looks_like():
+    found = validate("F001-pretty.jsonl")
+    assert [v.message.endswith("a log needs one object per line") for v in found] == [True] + [False] * 4
+    found = list(Validator().validate_lines(['[{"type":"pass","match":"m1","player":"bob"}]']))
+    assert [v.code for v in found] == ["F002"] and "not a JSON array" in found[0].message

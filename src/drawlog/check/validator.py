@@ -40,6 +40,11 @@ _BLOCK_LINES = 1024
 #: A run of blank lines (whitespace only, as :meth:`bytes.isspace` has it), counted at once.
 _BLANK_RUN = re.compile(rb"(?m)^[ \t\r\n\x0b\x0c]*\n")
 _TOO_DEEP = f"event does not fit the format: nested too deeply (over {MAX_NESTING} levels of arrays and objects)"
+#: What the first F001 of a file adds when the line looks like a piece of a pretty-printed object or of an array.
+PRETTY_HINT = "; this looks like pretty-printed JSON or a JSON array: a log needs one object per line"
+#: A line of a pretty-printed object: a member (``"type": "pass",``), or a bracket alone.
+_MEMBER = re.compile(rb'"(?:[^"\\]|\\.)*"\s*:')
+_BRACKETS = frozenset((b"{", b"[", b"}", b"},", b"]", b"],", b"[]", b"{}"))
 
 
 class Validator:
@@ -65,6 +70,8 @@ class Validator:
         self.ignored_in = ignored_in
         #: Called with the byte size of each block of lines read (for progress bars).
         self.on_block: Callable[[int], None] | None = None
+        #: Whether the input being read has had its F001 hint (:data:`PRETTY_HINT`): one an input.
+        self._hinted = False
 
     # -- inputs ------------------------------------------------------------
 
@@ -119,6 +126,7 @@ class Validator:
         """Begin an input named ``file`` (for a caller that feeds :meth:`decode_line` and the replay itself)."""
         self._name_input(file)
         self.summary.files += 1
+        self._hinted = False
 
     def _name_input(self, file: str) -> None:
         """Violations from now on are of the input ``file``, with its own per-file ignores."""
@@ -227,20 +235,32 @@ class Validator:
             if not raw or raw.isspace():
                 self.summary.blank_lines += 1
             else:
-                self._invalid("F001", f"not valid JSON: {error}", number)
+                self._not_json(raw, error, number)
             return None
+
+    def _not_json(self, raw: bytes, error: Exception, number: int) -> None:
+        """F001 for a line that is not JSON; the input's first one that looks pretty-printed says so."""
+        message = f"not valid JSON: {error}"
+        if not self._hinted and _looks_pretty(raw):
+            self._hinted = True
+            message += PRETTY_HINT
+        self._invalid("F001", message, number)
 
     def _decode_loosely(self, raw: bytes, number: int) -> AnyEvent | None:
         """Decode a line the typed decoder refused: warn on unknown fields (W401), report schema faults (F002)."""
         try:
             obj = _ANY_DECODER.decode(raw)
         except msgspec.DecodeError as error:
-            self._invalid("F001", f"not valid JSON: {error}", number)
+            self._not_json(raw, error, number)
             return None
         except RecursionError:
             self._invalid("F002", _TOO_DEEP, number)
             return None
         if not isinstance(obj, dict):
+            if isinstance(obj, list) and obj and all(isinstance(item, dict) for item in obj):
+                self._invalid("F002", "expected a JSON object, got an array of objects: a log needs one "
+                                      "object per line, not a JSON array", number)
+                return None
             self._invalid("F002", f"expected a JSON object, got {_json_kind(obj)}", number)
             return None
         match_id = obj.get("match") if isinstance(obj.get("match"), str) else None
@@ -346,6 +366,13 @@ def _as_blocks(lines: Iterable[bytes | str]) -> Iterator[bytes | LongLine]:
             batch = []
     if batch:
         yield b"".join(batch)
+
+
+def _looks_pretty(raw: bytes) -> bool:
+    """Whether a line that is not JSON looks like a piece of pretty-printed JSON, or of a JSON array of events."""
+    text = raw.strip()
+    return text in _BRACKETS or _MEMBER.match(text) is not None or text.startswith(b"[{") \
+        or (text.startswith(b"{") and text.endswith(b"},"))
 
 
 def _shortened(text: str, limit: int = 40) -> str:

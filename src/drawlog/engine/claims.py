@@ -104,6 +104,10 @@ def match_claims(match: Match, scores: Mapping[str, int], winner: str | None,
     strangers = [name for name in scores if name not in match.seat_of]
     wrong += [f"claims a score for {name}, who is not a player" for name in strangers[:STRANGERS_LISTED]]
     wrong += more_strangers(len(strangers), "scores claimed")
+    stopped = match.round
+    if wrong and forfeit is not None and stopped is not None and not stopped.is_over:
+        scored = "its plays have scored, but it" if match.profile.name != "draw" else "it"
+        wrong.append(f"round {stopped.number} was in progress at the forfeit: {scored} takes no end-of-round points")
     if forfeit is not None:
         seat = match.seat_of.get(forfeit)
         if seat is None:
@@ -141,7 +145,7 @@ def forfeit_result(scores: Sequence[int], seat: int) -> MatchResult:
 
 def _worked_score(match: Match, seat: int) -> str:
     """A replayed final score and the rounds' points it adds up: ``61 = 15 + 46 (rounds 2 and 4)``."""
-    total = match.scores[seat]
+    total = signed(match.scores[seat])
     terms = [(number, points[seat]) for number, points in enumerate(match.round_points, 1) if points[seat]]
     if not terms:
         return f"{total}" if not match.round_points else f"{total} (no points in {_rounds(len(match.round_points))})"
