@@ -278,7 +278,7 @@ def test_audit_prints_the_summary_and_writes_the_tables(tmp_path: Path):
     out = tmp_path / "stats"
     result = runner.invoke(app, ["audit", str(SAMPLES), "--out", str(out)])
     assert result.exit_code == 1, result.output  # errors found, as validate
-    assert "57 matches read, 28 valid" in result.output
+    assert "58 matches read, 29 valid" in result.output
     assert "violations by code" in result.output and "files with most errors" in result.output
     assert (out / "moves.parquet").is_file()
     found = audit_summary(out)
@@ -292,7 +292,7 @@ def test_query_formats(sample_stats, tmp_path: Path, fmt: str):
                                  "GROUP BY code ORDER BY code", "--format", fmt, "-o", str(target)])
     assert result.exit_code == 0, result.output
     frame = {"csv": pl.read_csv, "json": pl.read_json, "parquet": pl.read_parquet}[fmt](target)
-    assert frame.columns == ["code", "n"] and frame.height == 33
+    assert frame.columns == ["code", "n"] and frame.height == 34
 
 
 def test_bad_sql_and_missing_folder_are_usage_errors(sample_stats, tmp_path: Path):
@@ -356,7 +356,7 @@ def test_a_folder_named_like_a_pattern_is_read_back(tmp_path: Path):
     for partition_by in (None, "tournament"):
         out = tmp_path / f"st[1]*?-{partition_by}"
         write_tables([str(SAMPLES)], out, partition_by)
-        assert open_tables(out)["matches"].collect().height == 57
+        assert open_tables(out)["matches"].collect().height == 58
 
 
 def test_the_writer_thread_writes_the_same_tables_as_the_replay_thread(corpus, tmp_path: Path):
@@ -683,3 +683,36 @@ def test_started_at_reads_rfc_3339_timestamps(tmp_path: Path, ts: str, expected:
     write_tables([str(log)], tmp_path / "stats")
     [started_at] = _all_tables(tmp_path / "stats")["matches"]["started_at"].to_list()
     assert (started_at.isoformat() if started_at else None) == expected
+
+
+# -- forfeits (format v1.2) ----------------------------------------------------------
+
+
+def test_a_forfeit_is_named_in_matches_and_counts_as_a_loss(tmp_path: Path) -> None:
+    codes = ROOT / "tests" / "fixtures" / "codes"
+    log = tmp_path / "forfeits.jsonl"
+    # bob times out in seeds' round 3 (ann 15, bob 0, cat 8): ann wins; then ann withdraws from m2
+    # before any round: bob and cat tie at 0, so nobody wins
+    first = (codes / "forfeit.clean.jsonl").read_text(encoding="utf-8")
+    second = (json.dumps({"type": "match_start", "match": "m2", "players": ["ann", "bob", "cat"]}) + "\n"
+              + json.dumps({"type": "match_end", "match": "m2", "scores": {"ann": 0, "bob": 0, "cat": 0},
+                            "winner": None, "forfeit": {"player": "ann", "reason": "withdrawn"}}) + "\n")
+    log.write_text(first + second, encoding="utf-8")
+    assert validate_paths(log)[0] == []
+    out = tmp_path / "stats"
+    write_tables([str(log)], out)
+    tables = {name: frame.collect() for name, frame in open_tables(out).items()}
+    rows = tables["matches"].sort("match").select("match", "winner", "drawn", "decided", "forfeit",
+                                                  "forfeit_reason", "scores").rows()
+    assert rows == [("m1", "ann", False, True, "bob", "timeout", [15, 0, 8]),
+                    ("m2", None, False, True, "ann", "withdrawn", [0, 0, 0])]
+    board = leaderboard(out).select("player", "matches", "match_wins")
+    assert dict(zip(board["player"], board["match_wins"])) == {"ann": 1, "bob": 0, "cat": 0}
+    assert board["matches"].to_list() == [2, 2, 2]
+    rated = ratings(out)
+    assert rated["player"].to_list()[-1] == "bob"          # last in m1, tied last but one in m2
+
+
+def test_a_clean_match_has_no_forfeit(corpus_stats) -> None:
+    matches = corpus_stats["matches"]
+    assert matches["forfeit"].null_count() == matches.height == matches["forfeit_reason"].null_count()

@@ -54,7 +54,7 @@ def test_query_output_takes_the_format_from_the_extension(stats: Path, tmp_path:
     result = runner.invoke(app, ["query", str(stats), SQL, "-o", str(target)])
     assert result.exit_code == 0, result.output
     frame = read(target)
-    assert frame.columns == ["code", "n"] and frame.height == 33
+    assert frame.columns == ["code", "n"] and frame.height == 34
 
 
 def test_txt_output_is_the_table_as_plain_text(stats: Path, tmp_path: Path):

@@ -27,7 +27,8 @@ ASCENDING = frozenset({"player", "variant", "tournament", "table_name", "file", 
                        "pips_left_per_lost_round", "draws_per_turn", "violations", "violations_per_100_moves",
                        "invalid_matches"})
 
-#: A match with a result: it has its match_end, a score reached the target, and it was replayed.
+#: A match with a result: it has its match_end, a score reached the target (or a player forfeited: v1.2), and it
+#: was replayed.
 FINISHED = pl.col("complete") & pl.col("decided") & pl.col("replayed")
 
 
@@ -56,7 +57,8 @@ def ratings(folder: str | Path, variant: str | None = None, include_invalid: boo
     different skills); ``variant`` keeps one. Matches are taken by
     ``started_at`` (those without come last), then file and line; the final
     scores rank the seats, equal scores tie. ``ordinal`` is ``mu − 3·sigma``, a
-    conservative estimate. Sorted by variant, then best ordinal first.
+    conservative estimate. A match a player forfeits (format v1.2) ranks them
+    last, whatever the scores: a loss. Sorted by variant, then best ordinal first.
     """
     from openskill.models import PlackettLuce
 
@@ -65,15 +67,15 @@ def ratings(folder: str | Path, variant: str | None = None, include_invalid: boo
         _of_variant(tables["matches"], variant)
         .filter(_counted(include_invalid) & pl.col("scores").is_not_null())
         .sort(["started_at", "file", "first_line"], nulls_last=True)
-        .select("variant", "player_names", "scores")
+        .select("variant", "player_names", "scores", _forfeit(tables["matches"]))
         .collect()
     )
     model = PlackettLuce()
     current: dict[tuple[str, str], Any] = {}
     played: dict[tuple[str, str], int] = {}
-    for game, names, scores in matches.iter_rows():
+    for game, names, scores, forfeit in matches.iter_rows():
         teams = [[current.get((name, game)) or model.rating(name=name)] for name in names]
-        rated = model.rate(teams, scores=list(scores))
+        rated = model.rate(teams, scores=_ranked(names, list(scores), forfeit))
         for name, (rating,) in zip(names, rated):
             current[(name, game)] = rating
             played[(name, game)] = played.get((name, game), 0) + 1
@@ -163,6 +165,21 @@ def leaderboard(folder: str | Path, by: str | None = None, sort: str = "rating",
     order = [sort, *(key for key in keys if key != sort)]
     return board.select(*keys, *LEADERBOARD_COLUMNS).sort(
         order, descending=[descending] + [False] * (len(order) - 1), nulls_last=True)
+
+
+def _forfeit(matches: pl.LazyFrame) -> pl.Expr:
+    """The ``forfeit`` column (format v1.2), or nulls for tables written before it."""
+    if "forfeit" in matches.collect_schema().names():
+        return pl.col("forfeit")
+    return pl.lit(None, dtype=pl.String).alias("forfeit")
+
+
+def _ranked(names: list[str], scores: list[int], forfeit: str | None) -> list[int]:
+    """The scores that rank a match's seats: the player who forfeits (v1.2) below everyone, whatever their score."""
+    if forfeit is None or forfeit not in names:
+        return scores
+    lowest = min(scores) - 1
+    return [lowest if name == forfeit else score for name, score in zip(names, scores)]
 
 
 def _share(part: pl.Expr, whole: pl.Expr) -> pl.Expr:

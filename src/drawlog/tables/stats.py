@@ -7,7 +7,9 @@ columns). Draw and All Fives share the tables: ``variant`` names the game in
 each of them; All Fives fills ``moves.points`` (what a placement scored; 0 for
 any other move, and always in Draw), ``moves.up_end``/``down_end`` (the spinner's
 arms, null while closed), ``rounds.spinner`` and ``players.play_points``
-(``players.points`` = ``play_points`` + ``end_points``). Rows go to the
+(``players.points`` = ``play_points`` + ``end_points``). A match a player
+forfeits (format v1.2) names them in ``matches.forfeit`` (and why in
+``forfeit_reason``); its ``winner`` is the forfeit's. Rows go to the
 sinks of :mod:`drawlog.sinks`, which write them to Parquet in row groups as
 the input streams, so memory does not grow with the input.
 """
@@ -70,6 +72,7 @@ SCHEMAS: dict[str, pa.Schema] = {
         ("started_at", pa.timestamp("us", tz="UTC")), ("scores", pa.list_(pa.int64())),
         ("claimed_winner", pa.string()), ("claimed_scores", pa.list_(pa.int64())),
         ("first_line", pa.int64()), ("last_line", pa.int64()),
+        ("forfeit", pa.string()), ("forfeit_reason", pa.string()),
     ]),
     "rounds": pa.schema([
         ("match", pa.string()), ("round", pa.int32()), *_KEYS, ("variant", pa.string()),
@@ -290,6 +293,10 @@ class StatsRecorder(Observer):
         self._keep_ended(table.id, notes)
         result = match.result if match is not None else None
         complete = claim is not None
+        # A forfeit (v1.2) names a player of the match (one not playing is an R306, and no forfeit here).
+        forfeit = claim.forfeit if claim is not None else None
+        if forfeit is not None and forfeit.player not in names:
+            forfeit = None
         # A winner (or a draw) only for a finished match: one the input cut short has neither.
         winner = names[result.winner] if complete and result and result.winner is not None else None
         self.sinks["matches"].add((
@@ -299,7 +306,7 @@ class StatsRecorder(Observer):
             table.errors == 0, table.errors,
             match is not None, notes.variant, notes.started_at, list(match.scores) if match else None,
             claim.winner if claim else None, [claim.scores.get(name, 0) for name in names] if claim else None,
-            notes.first_line, line,
+            notes.first_line, line, forfeit.player if forfeit else None, forfeit.reason if forfeit else None,
         ), notes.text_bytes + len(table.id) + sum(len(name) for name in names))
 
     def _keep_ended(self, match_id: str, notes: _MatchNotes) -> None:
