@@ -174,7 +174,7 @@ def _forfeit(matches: pl.LazyFrame) -> pl.Expr:
     return pl.lit(None, dtype=pl.String).alias("forfeit")
 
 
-def _ranked(names: list[str], scores: list[int], forfeit: str | None) -> list[int]:
+def _ranked(names: list[str], scores: list[float], forfeit: str | None) -> list[float]:
     """The scores that rank a match's seats: the player who forfeits (v1.2) below everyone, whatever their score."""
     if forfeit is None or forfeit not in names:
         return scores

@@ -184,6 +184,9 @@ def event_text(frame: Frame, catalog: Catalog) -> Text:
     elif kind == "match_end":
         parts.append(_winner(event, catalog))
         parts.append(f"{catalog['scores']} {_pairs(event.get('scores'))}")
+        forfeit = event.get("forfeit")
+        if isinstance(forfeit, Mapping):  # (format v1.2) who stopped the match, and why
+            parts.append(f"{printable(forfeit.get('player'))} {catalog['forfeit']} ({printable(forfeit.get('reason'))})")
     for part in parts:
         if part:
             text.append("  " + part)
