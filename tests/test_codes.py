@@ -387,3 +387,10 @@ def test_f001_on_a_pretty_printed_log_says_what_it_looks_like():
     assert [v.message.endswith("a log needs one object per line") for v in found] == [True] + [False] * 4
     found = list(Validator().validate_lines(['[{"type":"pass","match":"m1","player":"bob"}]']))
     assert [v.code for v in found] == ["F002"] and "not a JSON array" in found[0].message
+
+
+def test_f001_on_a_python_repr_says_json_needs_double_quotes():
+    found = list(Validator().validate_lines(["{'type': 'pass', 'match': 'm1', 'player': 'bob'}"] * 2))
+    assert [v.code for v in found] == ["F001", "F001"]
+    assert found[0].message.endswith("JSON needs double quotes (json.dumps, not str)")
+    assert "double quotes" not in found[1].message          # once an input

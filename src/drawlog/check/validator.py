@@ -42,6 +42,8 @@ _BLANK_RUN = re.compile(rb"(?m)^[ \t\r\n\x0b\x0c]*\n")
 _TOO_DEEP = f"event does not fit the format: nested too deeply (over {MAX_NESTING} levels of arrays and objects)"
 #: What the first F001 of a file adds when the line looks like a piece of a pretty-printed object or of an array.
 PRETTY_HINT = "; this looks like pretty-printed JSON or a JSON array: a log needs one object per line"
+#: ... and when it starts like a Python dict's repr.
+QUOTES_HINT = "; this looks like a Python dict: JSON needs double quotes (json.dumps, not str)"
 #: A line of a pretty-printed object: a member (``"type": "pass",``), or a bracket alone.
 _MEMBER = re.compile(rb'"(?:[^"\\]|\\.)*"\s*:')
 _BRACKETS = frozenset((b"{", b"[", b"}", b"},", b"]", b"],", b"[]", b"{}"))
@@ -241,9 +243,13 @@ class Validator:
     def _not_json(self, raw: bytes, error: Exception, number: int) -> None:
         """F001 for a line that is not JSON; the input's first one that looks pretty-printed says so."""
         message = f"not valid JSON: {error}"
-        if not self._hinted and _looks_pretty(raw):
-            self._hinted = True
-            message += PRETTY_HINT
+        if not self._hinted:
+            if _looks_pretty(raw):
+                self._hinted = True
+                message += PRETTY_HINT
+            elif raw.lstrip().startswith(b"{'"):
+                self._hinted = True
+                message += QUOTES_HINT
         self._invalid("F001", message, number)
 
     def _decode_loosely(self, raw: bytes, number: int) -> AnyEvent | None:
