@@ -39,10 +39,10 @@ RULES: tuple[Rule, ...] = (
     Rule("F002", "schema-mismatch", ERROR,
          "An event does not fit the log format: a line that is not a JSON object, an unknown `type`, "
          "a missing or mistyped field, a tile that is not two integers 0–6, an unknown `variant`, an "
-         "unknown or mistyped key in `rules` (or `rules.reserve` in an All Fives match), a `forfeit` whose "
-         "`reason` is not one of illegal-move, timeout, crash, protocol, withdrawn (or a key missing, mistyped "
-         "or unknown).",
-         "The replay needs every field of an event with its type; a tile like [3,7] is not in a double-six set.",
+         "unknown or mistyped key in `rules` (or `rules.reserve` in an All Fives match).",
+         "The replay needs every field of an event with its type; a tile like [3,7] is not in a double-six set. "
+         "A `match_end`'s `forfeit` (format v1.2) needs its `player` and a `reason` of illegal-move, timeout, "
+         "crash, protocol or withdrawn, and no other key.",
          '{"type":"play","match":"m1","player":"ann","tile":[3,7]}',
          '{"type":"play","match":"m1","player":"ann","tile":[3,6]}'),
     Rule("F003", "seq-out-of-order", ERROR,
@@ -207,20 +207,19 @@ RULES: tuple[Rule, ...] = (
          '"hands":{"bob":[[6,6]]}   (bob still holds [1|2] and [6|6])',
          '"hands":{"bob":[[1,2],[6,6]]}'),
     Rule("R305", "target-not-reached", ERROR,
-         "`match_end` before any score reached the target (a `forfeit` needs none), or a new round after the "
-         "match was decided.",
+         "`match_end` before any score reached the target, or a new round after the match was decided.",
          "A match ends as soon as a settled round brings a score to the target (Draw: 100 with 2 players, "
-         "61 with 3–4; All Fives: 250 and 200), and not before.",
+         "61 with 3–4; All Fives: 250 and 200), and not before; a match a player forfeits (`forfeit`, "
+         "format v1.2) needs no target.",
          '{"type":"match_end", …,"scores":{"ann":54,"bob":31}, …}',
          '{"type":"match_end", …,"scores":{"ann":104,"bob":31},"winner":"ann"}'),
     Rule("R306", "wrong-match-result", ERROR,
-         "`match_end` scores or winner disagree with the replay (after a `forfeit`: the scores when the match "
-         "stopped, the winner the highest score of the other players), or a `forfeit` names someone not playing.",
+         "`match_end` scores or winner disagree with the replay.",
          "Final scores are the sums of the recomputed round points (All Fives: play points and end-of-round "
          "points); the winner is the player whose score "
-         "first reached the target (equal highest scores there draw the match). A forfeit stops the match: "
-         "a round in progress takes no end-of-round points, and the other players' highest score wins "
-         "(a tie: no winner).",
+         "first reached the target (equal highest scores there draw the match). A `forfeit` (format v1.2) "
+         "stops the match: a round in progress takes no end-of-round points, the other players' highest "
+         "score wins (a tie: no winner), and a forfeit naming someone not playing is R306 too.",
          '"scores":{"ann":104,"bob":31},"winner":"bob"',
          '"scores":{"ann":104,"bob":31},"winner":"ann"'),
     Rule("R307", "round-without-end", ERROR,
