@@ -185,6 +185,7 @@ def test_the_manifest_names_the_table_format_and_older_folders_are_refused(tmp_p
     manifest = json.loads((out / MANIFEST).read_text())
     assert manifest["table_format"] == TABLE_FORMAT == 3
     assert "left_end" in manifest["changes"]["3"]
+    assert manifest["log_format"] == "1.2" and "target" in manifest["log_format_changes"]["1.2"]
     del manifest["table_format"]
     (out / MANIFEST).write_text(json.dumps(manifest))
     with pytest.raises(OutputError, match="format 1"):
