@@ -21,6 +21,7 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
+from .points import ordered_points
 from .terminal import shown
 
 Frame = Mapping[str, Any]
@@ -50,7 +51,8 @@ def describe(board: Mapping[str, Any], catalog: Catalog) -> str:
 
     Tiles in the order placed; connections ``tile (side) – tile (side)``
     joined with ``; ``; continuation points ``tile (side, value)`` in the
-    board's ``open`` order; ``none`` (in the catalog's words) for an empty part.
+    seeds' order (:func:`~drawlog.views.points.ordered_points`: the same for a
+    log and its mirror image); ``none`` (in the catalog's words) for an empty part.
     """
     none = catalog["none"]
     tiles = ", ".join(board.get("tiles") or ()) or none
@@ -59,7 +61,7 @@ def describe(board: Mapping[str, Any], catalog: Catalog) -> str:
         for link in board.get("connections") or ()
     ) or none
     points = "; ".join(
-        f"{point['tile']} ({_side(catalog, point['side'])}, {point['value']})" for point in board.get("open") or ()
+        f"{point['tile']} ({_side(catalog, point['side'])}, {point['value']})" for point in ordered_points(board)
     ) or none
     return f"{catalog['tiles']}: {tiles}. {catalog['connections']}: {connections}. {catalog['legal_points']}: {points}."
 

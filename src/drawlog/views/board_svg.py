@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from .points import ordered_points
+
 #: The side of one half of a tile; a tile is two units long and one unit wide.
 UNIT = 30
 #: The space between two tiles.
@@ -153,7 +155,7 @@ def board_svg(board: Mapping[str, Any]) -> str:
                                  (outer, inner) if sign < 0 else (inner, outer))
                 arm_ends[end] = y + sign * length
                 y += sign * (length + GAP)
-    for point in board.get("open") or ():
+    for point in ordered_points(board):  # the marks in the seeds' order, as the text lists them
         end = point.get("end")
         if end == "left":
             drawing.marker(point, -GAP, 0)
