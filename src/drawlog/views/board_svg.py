@@ -156,13 +156,13 @@ def board_svg(board: Mapping[str, Any]) -> str:
                 arm_ends[end] = y + sign * length
                 y += sign * (length + GAP)
     for point in ordered_points(board):  # the marks in the seeds' order, as the text lists them
-        end = point.get("end")
-        if end == "left":
+        where = point.get("end")
+        if where == "left":
             drawing.marker(point, -GAP, 0)
-        elif end == "right":
+        elif where == "right":
             drawing.marker(point, chain_end + GAP, axis)
-        elif end in ("up", "down") and spinner_x is not None:
-            drawing.marker(point, spinner_x, arm_ends[end] + (GAP if end == "down" else -GAP))
+        elif where in ("up", "down") and spinner_x is not None:
+            drawing.marker(point, spinner_x, arm_ends[where] + (GAP if where == "down" else -GAP))
     return _document(drawing)
 
 
