@@ -260,7 +260,7 @@ def test_svg_of_an_empty_board_and_a_long_chain():
 
 def test_text_view_shows_the_frame():
     text = render([frame()], width=300)
-    assert "line 12  play  ann [3|4] right" in text
+    assert "line 12  Placed [3|4]  ann  right" in text
     assert "┌1┐     ┌4┐" in text and "│─│[1|4]│─│[4|3]" in text and "└1┘     └4┘" in text
     assert "open values: left 1 · right 3" in text
     assert SEED_SENTENCES["en"][5] in text
@@ -312,13 +312,13 @@ def test_text_view_of_events_outside_a_round():
     start = frame(None, line=1, type="match_start", round=None, board=None, hands={}, turn=None, legal=[],
                   event={"type": "match_start", "match": "m1", "players": ["ann", "bob"], "variant": "all-fives"})
     text = render([start])
-    assert "line 1  match start  m1  ann, bob  All Fives" in text
+    assert "line 1  Match start  m1  ann, bob  All Fives" in text
     assert "turn" not in text
     end = frame(board(["[1|4]"], [], [], [item("[1|4]", (1, 4))]), type="round_end", over="domino", turn=None,
                 legal=[], event={"type": "round_end", "match": "m1", "round": 1, "reason": "domino",
                                  "winner": "ann", "points": {"ann": 12, "bob": 0}})
     text = render([end], "es")
-    assert "línea 12  fin de la ronda  ronda 1  dominó  ganador ann  puntos ann 12 · bob 0" in text
+    assert "línea 12  Final de la ronda  ronda 1  dominó  ganador ann  puntos ann 12 · bob 0" in text
     assert "fin de la ronda: dominó" in text and "turno: nadie" in text
 
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_board_views import FIVES_BOARD, SEED_SENTENCES
+from test_board_views import FIVES_BOARD, SEED_SENTENCES, frame, render
 from test_walkthrough import SEED_BOARDS, draw_log, frames_of
 
-from drawlog.views.board import describe
+from drawlog.views.board import describe, event_text
 from drawlog.views.language import catalog
 from drawlog.views.points import ordered_points
 
@@ -49,6 +49,7 @@ def test_mirrored_points_are_the_seeds_points_in_english_too(tmp_path: Path, nam
     for each in (plays, ends), mirrored(plays, ends):
         board = last_board(tmp_path, *each)
         assert [(p["tile"], p["side"], p["value"]) for p in ordered_points(board)] == points
+        assert [(p["tile"], p["side"], p["value"]) for p in board["open"]] == points  # the JSON frame too
     assert describe(last_board(tmp_path, *mirrored(plays, ends)), catalog("en")) == \
         SEED_SENTENCES["en"][list(SEED_BOARDS).index(name)]
 
@@ -74,3 +75,97 @@ def test_equal_values_go_by_the_tile_placed_first():
         {"tile": "[5|5]", "side": "down", "value": 5, "end": "down"},
         {"tile": "[5|5]", "side": "up", "value": 5, "end": "up"}]}
     assert [p["end"] for p in ordered_points(spinner)] == ["left", "right", "up", "down"]
+
+
+# -- headings in the seeds' words -----------------------------------------------
+
+#: A frame of each event type: (type, event).
+EVENTS = {
+    "match_start": {"type": "match_start", "match": "m1", "players": ["ann", "bob"], "variant": "draw"},
+    "round_start": {"type": "round_start", "match": "m1", "round": 2, "opener": "bob"},
+    "play": {"type": "play", "match": "m1", "player": "ann", "tile": [3, 4], "end": "right"},
+    "draw": {"type": "draw", "match": "m1", "player": "ann", "tile": [2, 5]},
+    "pass": {"type": "pass", "match": "m1", "player": "ann"},
+    "round_end": {"type": "round_end", "match": "m1", "round": 2, "reason": "blocked", "winner": None,
+                  "points": {"ann": 0, "bob": 0}},
+    "match_end": {"type": "match_end", "match": "m1", "winner": "ann", "scores": {"ann": 101, "bob": 40}},
+}
+
+#: The first line of each frame: a placed tile headed as the seeds head their boards (Dołożono / Oynanan /
+#: Colocada [1|4]); drawn, passed and the opening in the seeds' words for them.
+HEADINGS = {
+    "en": ["line 12  Match start  m1  ann, bob  Draw", "line 12  Opening  round 2  opener bob",
+           "line 12  Placed [3|4]  ann  right", "line 12  Drawn [2|5]  ann", "line 12  Passed  ann",
+           "line 12  Round end  round 2  blocked  no winner  points ann 0 · bob 0",
+           "line 12  Match end  winner ann  scores ann 101 · bob 40"],
+    "pl": ["wiersz 12  Początek meczu  m1  ann, bob  Draw", "wiersz 12  Otwarcie  runda 2  otwierający bob",
+           "wiersz 12  Dołożono [3|4]  ann  prawy", "wiersz 12  Dobrano [2|5]  ann", "wiersz 12  Spasowano  ann",
+           "wiersz 12  Koniec rundy  runda 2  blokada  bez zwycięzcy  punkty ann 0 · bob 0",
+           "wiersz 12  Koniec meczu  zwycięzca ann  wyniki ann 101 · bob 40"],
+    "tr": ["satır 12  Karşılaşma başlangıcı  m1  ann, bob  Draw", "satır 12  Açılış  oyun eli 2  açan oyuncu bob",
+           "satır 12  Oynanan [3|4]  ann  sağ", "satır 12  Çekilen [2|5]  ann", "satır 12  Pas  ann",
+           "satır 12  Oyun eli sonu  oyun eli 2  tıkanma  kazanan yok  puan ann 0 · bob 0",
+           "satır 12  Karşılaşma sonucu  kazanan ann  puanlar ann 101 · bob 40"],
+    "es": ["línea 12  Inicio de la partida  m1  ann, bob  Draw", "línea 12  Apertura  ronda 2  jugador de apertura bob",
+           "línea 12  Colocada [3|4]  ann  derecha", "línea 12  Robada [2|5]  ann", "línea 12  Pase  ann",
+           "línea 12  Final de la ronda  ronda 2  bloqueo  sin ganador  puntos ann 0 · bob 0",
+           "línea 12  Final de la partida  ganador ann  marcadores ann 101 · bob 40"],
+}
+
+
+@pytest.mark.parametrize("lang", HEADINGS)
+def test_frame_headings_use_the_seeds_words(lang: str):
+    words = catalog(lang)
+    headings = [event_text(frame(None, type=kind, event=event), words).plain for kind, event in EVENTS.items()]
+    assert headings == HEADINGS[lang]
+
+
+@pytest.mark.parametrize("lang", SEED_LANGUAGES)
+def test_a_placed_tile_is_headed_as_the_seed_heads_its_boards(lang: str):
+    seed = {"pl": "Dołożono", "tr": "Oynanan", "es": "Colocada"}[lang]
+    text = render([frame(event={"type": "play", "match": "m1", "player": "ann", "tile": [1, 4]})], lang)
+    assert text.splitlines()[0].split("  ")[1] == f"{seed} [1|4]"
+
+
+# -- All Fives in Polish: seed 004's words ----------------------------------------
+
+#: The All Fives board in Polish: the spinner's sides are its *boki*, its ends its *końcówki* (004: "do boków
+#: przędzarki", "do końcówek"); the points in the seeds' order.
+FIVES_POLISH = (
+    "Klocki: [5|5], [3|5], [2|5], [1|5], [4|5], [1|1]. "
+    "Połączenia: [5|5] (bok B) – [3|5] (koniec o większej wartości); "
+    "[5|5] (bok A) – [2|5] (koniec o większej wartości); "
+    "[5|5] (końcówka górna) – [1|5] (koniec o większej wartości); "
+    "[5|5] (końcówka dolna) – [4|5] (koniec o większej wartości); "
+    "[1|5] (koniec o mniejszej wartości) – [1|1] (strona łańcucha A). "
+    "Dostępne miejsca dołożenia: [1|1] (strona łańcucha B, 1); [2|5] (koniec o mniejszej wartości, 2); "
+    "[3|5] (koniec o mniejszej wartości, 3); [4|5] (koniec o mniejszej wartości, 4).")
+
+
+def test_all_fives_in_polish_uses_seed_004s_words():
+    assert describe(FIVES_BOARD, catalog("pl")) == FIVES_POLISH
+    play = {"type": "play", "match": "m1", "player": "ann", "tile": [1, 1], "end": "up", "points": 10}
+    lines = render([frame(FIVES_BOARD, variant="all-fives", event=play)], "pl", width=1000).splitlines()
+    assert lines[0] == "wiersz 12  Dołożono [1|1]  ann  górna końcówka  punkty 10"
+    assert lines[4] == "  wolne wartości: lewy 2 · prawy 3 · górna końcówka 1 · dolna końcówka 4   suma końców: 12"
+    assert lines[5] == "  spinner: [5|5]   końcówka górna: [5|1] [1|1]   końcówka dolna: [5|4]"
+    assert lines[6] == f"  {FIVES_POLISH}"
+    assert "  boneyard: pozostałe klocki: 12, do dobrania: 10" in lines
+    end = {"type": "round_end", "match": "m1", "round": 1, "reason": "domino", "winner": "ann",
+           "points": {"ann": 0, "bob": -10}}
+    heading = render([frame(FIVES_BOARD, type="round_end", variant="all-fives", event=end)], "pl").splitlines()[0]
+    assert heading == "wiersz 12  Koniec rozdania  rozdanie 1  domino  zwycięzca ann  punkty ann 0 · bob -10"
+
+
+def test_a_lone_spinner_names_its_sides_boki():
+    board = {"tiles": ["[5|5]"], "connections": [], "spinner": "[5|5]", "open": [
+        {"tile": "[5|5]", "side": "B", "value": 5, "end": "right"},
+        {"tile": "[5|5]", "side": "A", "value": 5, "end": "left"}]}
+    assert describe(board, catalog("pl")).endswith("Dostępne miejsca dołożenia: [5|5] (bok A, 5); [5|5] (bok B, 5).")
+    assert "strona łańcucha A" in describe(dict(board, spinner=None), catalog("pl"))  # a double in Draw
+
+
+def test_draw_in_polish_keeps_seed_000s_words():
+    lines = render([frame()], "pl", width=1000).splitlines()
+    assert "  stos dobierania: pozostałe klocki: 12, do dobrania: 10" in lines
+    assert not any("boneyard" in line or "rozdanie" in line for line in lines)

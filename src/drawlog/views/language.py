@@ -4,11 +4,15 @@ Each catalog maps the same keys to one language's words: the seeds' own board
 terms (``tiles``, ``connections``, ``legal_points``, the side names
 ``side.low`` … ``side.B``) and the other words the text view prints. English
 is the reference; every catalog has exactly its keys.
+
+A key ``all-fives:WORD`` is ``WORD`` in an All Fives match (seed 004, Polish:
+the *boneyard*, the *rozdanie*); :func:`in_variant` applies them.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 
@@ -40,3 +44,10 @@ def catalog(lang: str = "en") -> dict[str, str]:
     if lang not in LANGUAGES:
         raise UnknownLanguage(lang)
     return dict(_load(lang))
+
+
+def in_variant(words: Mapping[str, str], variant: object) -> Mapping[str, str]:
+    """``words`` for a match of ``variant``: each ``VARIANT:WORD`` key's text as ``WORD`` (``words`` itself if none)."""
+    prefix = f"{variant}:"
+    changed = {key[len(prefix):]: text for key, text in words.items() if key.startswith(prefix)}
+    return {**words, **changed} if changed else words
