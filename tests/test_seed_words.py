@@ -7,14 +7,19 @@ and the seeds' sentence must not change.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from test_board_views import FIVES_BOARD, SEED_SENTENCES, frame, render
+from test_replay_cli import EVERY
 from test_walkthrough import SEED_BOARDS, draw_log, frames_of
+from typer.testing import CliRunner
 
+from drawlog.check.rules import RULES, RULES_BY_CODE
+from drawlog.cli import app
 from drawlog.views.board import describe, event_text
-from drawlog.views.language import catalog
+from drawlog.views.language import LANGUAGES, catalog
 from drawlog.views.points import ordered_points
 
 #: The seeds with the worked boards: 000 Polish, 002 Turkish, 003 Spanish (Draw).
@@ -169,3 +174,55 @@ def test_draw_in_polish_keeps_seed_000s_words():
     lines = render([frame()], "pl", width=1000).splitlines()
     assert "  stos dobierania: pozostałe klocki: 12, do dobrania: 10" in lines
     assert not any("boneyard" in line or "rozdanie" in line for line in lines)
+
+
+# -- the rules in the replay's language --------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_rule_code_has_a_name_and_summary_in_every_language(lang: str):
+    words = catalog(lang)
+    for rule in RULES:
+        name, summary = words[f"rule.{rule.code}.name"], words[f"rule.{rule.code}.summary"]
+        assert name.strip() and summary.strip(), (lang, rule.code)
+        # the log's own words (`seq`, `round_end`) and the codes named stay as they are
+        assert sorted(re.findall(r"`[^`]+`", summary)) == sorted(re.findall(r"`[^`]+`", rule.summary)), \
+            (lang, rule.code)
+        assert re.findall(r"\b[FSMRW]\d{3}\b", summary) == re.findall(r"\b[FSMRW]\d{3}\b", rule.summary)
+        if lang != "en":
+            assert (name, summary) != (rule.name, rule.summary), (lang, rule.code)
+    assert {key.split(".")[1] for key in words if key.startswith("rule.")} == {rule.code for rule in RULES}
+
+
+def test_english_rule_words_are_the_rule_catalogs():
+    words = catalog("en")
+    assert words["rule.M205.name"] == RULES_BY_CODE["M205"].name == "illegal-draw"
+    assert words["rule.M205.summary"] == RULES_BY_CODE["M205"].summary
+
+
+#: A violation as the replay shows it: code, severity, player and message, then under it the rule in the replay's
+#: language.
+RULE_LINES = {
+    "en": ["  M208 error  ann:  ann passes while holding a playable tile",
+           "    pass-while-playable: A pass while holding a tile that fits the line."],
+    "pl": ["  M208 błąd  ann:  ann passes while holding a playable tile",
+           "    pas z grywalnym klockiem: Pas, choć gracz ma klocek pasujący do łańcucha."],
+    "tr": ["  M208 hata  ann:  ann passes while holding a playable tile",
+           "    oynanabilir taş varken pas: Diziye uyan bir taş eldeyken pas geçmek."],
+    "es": ["  M208 error  ann:  ann passes while holding a playable tile",
+           "    pase con ficha jugable: Un pase teniendo una ficha que coincide con la línea."],
+}
+
+
+@pytest.mark.parametrize("lang", RULE_LINES)
+def test_a_violation_shows_its_rule_in_the_replays_language(lang: str):
+    violation = {"code": "M208", "severity": "error", "message": "ann passes while holding a playable tile",
+                 "player": "ann"}
+    lines = render([frame(type="pass", event=EVENTS["pass"], violations=[violation])], lang, width=200).splitlines()
+    assert lines[1:3] == RULE_LINES[lang]
+
+
+def test_replay_in_polish_names_the_rules_in_polish():
+    result = CliRunner().invoke(app, ["replay", f"{EVERY}:49", "--lang", "pl"], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    assert "F002 błąd" in result.stdout and f"{catalog('pl')['rule.F002.name']}: Zdarzenie nie pasuje" in result.stdout

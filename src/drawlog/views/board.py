@@ -222,6 +222,12 @@ def _violation_lines(frame: Frame, catalog: Catalog) -> list[Text]:
             line.append(f"  {printable(violation['player'])}:")
         line.append(f"  {printable(violation.get('message', ''))}")
         lines.append(line)
+        code = violation.get("code")
+        if f"rule.{code}.name" in catalog:  # the rule in the replay's language
+            rule = Text("  ")
+            rule.append(catalog[f"rule.{code}.name"], style=STYLES["heading"])
+            rule.append(f": {catalog[f'rule.{code}.summary']}", style=STYLES["dim"])
+            lines.append(rule)
     return lines
 
 

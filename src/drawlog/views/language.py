@@ -17,6 +17,7 @@ from functools import cache
 from importlib import resources
 
 from ..errors import DrawlogError
+from .rule_words import rule_keys
 
 #: The languages a catalog exists for, the default first.
 LANGUAGES: tuple[str, ...] = ("en", "pl", "tr", "es")
@@ -40,10 +41,14 @@ def _load(lang: str) -> dict[str, str]:
 
 
 def catalog(lang: str = "en") -> dict[str, str]:
-    """The words of ``lang`` (a fresh copy); :class:`UnknownLanguage` for a language not in :data:`LANGUAGES`."""
+    """The words of ``lang`` (a fresh copy); :class:`UnknownLanguage` for a language not in :data:`LANGUAGES`.
+
+    Besides the language file's words it holds each rule's name and summary in
+    that language, ``rule.CODE.name`` and ``rule.CODE.summary`` (:mod:`.rule_words`).
+    """
     if lang not in LANGUAGES:
         raise UnknownLanguage(lang)
-    return dict(_load(lang))
+    return {**_load(lang), **rule_keys(lang)}
 
 
 def in_variant(words: Mapping[str, str], variant: object) -> Mapping[str, str]:
