@@ -25,9 +25,17 @@ RULE_WORDS: dict[str, dict[str, tuple[str, str]]] = {
 
 
 def rule_keys(lang: str) -> dict[str, str]:
-    """``lang``'s rule words as catalog keys: ``rule.M205.name``, ``rule.M205.summary`` (none for a language without)."""
+    """``lang``'s words for each rule of the catalog as catalog keys: ``rule.M205.name``, ``rule.M205.summary``.
+
+    Only the codes of :data:`~drawlog.check.rules.RULES`: a translation made
+    ahead of its code is not shown until the code exists; a code without a
+    translation has no keys (the tests name it).
+    """
+    table = RULE_WORDS.get(lang, {})
     words: dict[str, str] = {}
-    for code, (name, summary) in RULE_WORDS.get(lang, {}).items():
-        words[f"rule.{code}.name"] = name
-        words[f"rule.{code}.summary"] = summary
+    for rule in RULES:
+        if rule.code in table:
+            name, summary = table[rule.code]
+            words[f"rule.{rule.code}.name"] = name
+            words[f"rule.{rule.code}.summary"] = summary
     return words

@@ -123,4 +123,8 @@ RULES_ES: dict[str, tuple[str, str]] = {
     "W404": ("entrada vacía",
              ("Una entrada no tiene ninguna línea (un archivo vacío, o nada en la entrada "
               "estándar).")),
+    "W405": ("marca de tiempo errónea",
+             ("Un `ts` no es una marca de tiempo RFC 3339 (fecha, `T`, hora con segundos y "
+              "desfase: `Z` o `+02:00`); su valor se ignora (en un `match_start`, la partida queda"
+              " entonces sin `started_at`).")),
 }

@@ -121,4 +121,8 @@ RULES_PL: dict[str, tuple[str, str]] = {
               "zaczął je odtwarzać.")),
     "W404": ("puste wejście",
              "Wejście nie ma żadnych wierszy (pusty plik albo nic na standardowym wejściu)."),
+    "W405": ("zły znacznik czasu",
+             ("`ts` nie jest znacznikiem czasu RFC 3339 (data, `T`, godzina z sekundami i strefa: "
+              "`Z` albo `+02:00`); jego wartość zostaje pominięta (przy `match_start` mecz nie "
+              "dostaje wtedy `started_at`).")),
 }

@@ -122,4 +122,8 @@ RULES_TR: dict[str, tuple[str, str]] = {
               "oynatmaya başlamadan önce onlara verilirdi.")),
     "W404": ("boş girdi",
              "Bir girdide hiç satır yok (boş bir dosya ya da standart girdide hiçbir şey)."),
+    "W405": ("hatalı zaman damgası",
+             ("Bir `ts`, RFC 3339 zaman damgası değil (tarih, `T`, saniyeli saat ve fark: `Z` ya "
+              "da `+02:00`); değeri yok sayılır (bir `match_start` olayında karşılaşma bu durumda "
+              "`started_at` almaz).")),
 }
