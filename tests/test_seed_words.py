@@ -7,6 +7,7 @@ and the seeds' sentence must not change.
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -18,6 +19,8 @@ from typer.testing import CliRunner
 
 from drawlog.check.rules import RULES, RULES_BY_CODE
 from drawlog.cli import app
+from drawlog.engine.board import Board
+from drawlog.engine.tiles import TILES
 from drawlog.views.board import describe, event_text
 from drawlog.views.language import LANGUAGES, catalog
 from drawlog.views.points import ordered_points
@@ -226,3 +229,41 @@ def test_replay_in_polish_names_the_rules_in_polish():
     result = CliRunner().invoke(app, ["replay", f"{EVERY}:49", "--lang", "pl"], terminal_width=200)
     assert result.exit_code == 0, result.output
     assert "F002 błąd" in result.stdout and f"{catalog('pl')['rule.F002.name']}: Zdarzenie nie pasuje" in result.stdout
+
+
+# -- any board and its mirror image ----------------------------------------------------
+
+
+def test_an_opening_double_names_first_the_side_the_next_tile_touches(tmp_path: Path):
+    """[2|2] opens, [2|5] goes on either end: [2|2]'s side A is the one it touches, both ways."""
+    for ends in ({1: "right"}, {1: "left"}):
+        board = last_board(tmp_path, [[2, 2], [2, 5]], ends)
+        assert describe(board, catalog("en")) == (
+            "Tiles: [2|2], [2|5]. Connections: [2|2] (chain side A) – [2|5] (lower end). "
+            "Legal continuation points: [2|2] (chain side B, 2); [2|5] (higher end, 5).")
+
+
+@pytest.mark.parametrize("spinner_rules", [False, True], ids=["draw", "all-fives"])
+def test_random_boards_read_like_their_mirror_images(spinner_rules: bool):
+    """Random lines of play (All Fives: with its arms), laid as logged and mirrored: the same sentence each time."""
+    words, described = catalog("pl"), 0
+    for seed in range(150):
+        rng = random.Random(seed)
+        tiles = list(TILES)
+        rng.shuffle(tiles)
+        board, mirror = Board(spinner_rules), Board(spinner_rules)
+        first = tiles.pop()
+        board.place(first, "left")
+        mirror.place((first[1], first[0]), "left")
+        for _ in range(rng.randint(1, 10)):
+            ends = {end: board.value(end) for end in ("left", "right", "up", "down")}
+            options = [(tile, end) for tile in tiles for end, value in ends.items() if value in tile]
+            if not options:
+                break
+            tile, end = rng.choice(options)
+            tiles.remove(tile)
+            board.place(tile, end)
+            mirror.place(tile, SWAP.get(end, end))
+            assert describe(mirror.as_data(), words) == describe(board.as_data(), words), (seed, board, mirror)
+            described += 1
+    assert described > 500

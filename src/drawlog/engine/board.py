@@ -8,8 +8,11 @@ and where play may continue. It is fed the placements the engine carried out
 (:meth:`Board.place`) and knows no rules of its own beyond that.
 
 Sides are named as the seeds name them: a plain tile's ``low`` and ``high``
-halves; a double's side ``A`` (the one that touched the line first; the left
-side of an opening double) and ``B``; the spinner's ``up`` and ``down`` arms.
+halves; a double's side ``A`` (the one that touched the line first; for the
+opening double, the one the next tile touches, the left one while it lies
+alone) and ``B``; the spinner's ``up`` and ``down`` arms. Nothing but the
+board's own shape names a side or orders the points, so a log and its mirror
+image (the same tiles on the opposite ends) are described alike.
 """
 
 from __future__ import annotations
@@ -112,6 +115,8 @@ class Board:
             return
         value = self.value(end)
         outer = halves[1] if halves[0] == value else halves[0]
+        if end == RIGHT and len(self.placed) == 2 and self.chain[0].double:
+            self.chain[0].side_a = 1  # the opening double's side A is the one first touched, whichever end
         touching = self._end_piece_side(end)
         if end == LEFT:
             piece = Piece(tile, (outer, value), side_a=1)  # type: ignore[arg-type]
