@@ -162,7 +162,7 @@ def test_all_fives_in_polish_uses_seed_004s_words():
     end = {"type": "round_end", "match": "m1", "round": 1, "reason": "domino", "winner": "ann",
            "points": {"ann": 0, "bob": -10}}
     heading = render([frame(FIVES_BOARD, type="round_end", variant="all-fives", event=end)], "pl").splitlines()[0]
-    assert heading == "wiersz 12  Koniec rozdania  rozdanie 1  domino  zwycięzca ann  punkty ann 0 · bob -10"
+    assert heading == "wiersz 12  Koniec rundy  runda 1  domino  zwycięzca ann  punkty ann 0 · bob -10"
 
 
 def test_a_lone_spinner_names_its_sides_boki():
@@ -176,7 +176,7 @@ def test_a_lone_spinner_names_its_sides_boki():
 def test_draw_in_polish_keeps_seed_000s_words():
     lines = render([frame()], "pl", width=1000).splitlines()
     assert "  stos dobierania: pozostałe klocki: 12, do dobrania: 10" in lines
-    assert not any("boneyard" in line or "rozdanie" in line for line in lines)
+    assert not any("boneyard" in line or "końcówk" in line for line in lines)
 
 
 # -- the rules in the replay's language --------------------------------------------

@@ -6,7 +6,7 @@ terms (``tiles``, ``connections``, ``legal_points``, the side names
 is the reference; every catalog has exactly its keys.
 
 A key ``all-fives:WORD`` is ``WORD`` in an All Fives match (seed 004, Polish:
-the *boneyard*, the *rozdanie*); :func:`in_variant` applies them.
+the *boneyard*, the *gracz rozpoczynający*); :func:`in_variant` applies them.
 """
 
 from __future__ import annotations
