@@ -248,4 +248,4 @@ def test_an_early_arm_play_is_counted_and_its_arm_shows_once_open(tmp_path: Path
     assert moves.select("line", "tile", "placed_end", "points", "up_end", "down_end", "faults").rows() == [
         (3, [5, 5], None, 10, None, None, None), (4, [3, 5], "right", 0, None, None, None),
         (5, [2, 5], "up", 15, None, None, ["M212"]), (6, [1, 5], None, 0, 2, 5, None),
-        (7, [4, 5], "down", 10, 2, 4, None)]
+        (7, [4, 5], None, 10, 2, 4, None)]
