@@ -143,6 +143,9 @@ def test_reports_keep_the_variants_apart(both: list[Path], tmp_path: Path):
     assert board.select("player", "variant", "matches", "match_wins", "points_per_round").sort(
         "variant", "player").rows() == [("ann", "all-fives", 1, 1, 25.0), ("bob", "all-fives", 1, 0, 0.0),
                                         ("ann", "draw", 1, 1, 123.0), ("bob", "draw", 1, 0, 0.0)]
+    assert board.select("player", "variant", "rounds", "rounds_won_domino", "rounds_won_target").sort(
+        "variant", "player").rows() == [("ann", "all-fives", 1, 0, 1), ("bob", "all-fives", 1, 0, 0),
+                                        ("ann", "draw", 1, 1, 0), ("bob", "draw", 1, 0, 0)]
     fives = leaderboard(out, variant="all-fives")
     assert fives.select("player", "variant", "points_per_round").sort("player").rows() == [
         ("ann", "all-fives", 25.0), ("bob", "all-fives", 0.0)]
