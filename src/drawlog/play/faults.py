@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -213,7 +213,7 @@ class FaultPlan:
         count gives, and may even end the round; any other tile, or any tile with no spinner, is not.
         """
         halves = TILES[self.rng.choice(list(members(state.hands[seat])))]
-        end = self.rng.choice(("up", "down"))
+        end: Literal["up", "down"] = self.rng.choice(("up", "down"))  # type: ignore[assignment]
         faults = state.try_play(seat, halves, end)
         assert [fault.code for fault in faults] == ["M212"], faults
         applied = not faults[0].impossible
