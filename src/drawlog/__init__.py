@@ -34,10 +34,10 @@ __version__ = "0.1.0"
 COMPILED = hasattr(Round, "__mypyc_attrs__")
 
 __all__ = [
-    "ALL_FIVES", "BLOCKED", "DOMINO", "DRAW", "FORMAT_VERSION", "PROFILES", "RULES", "RULES_BY_CODE",
+    "ALL_FIVES", "BLOCKED", "DOMINO", "DRAW", "FORMAT_VERSION", "PROFILES", "RULES", "RULES_BY_CODE", "TARGET",
     "AnyEvent", "DrawlogError", "Fault", "FivesRound", "GameRules", "IllegalAction", "InputError", "Match",
     "MatchResult", "NothingRead", "OutputError", "Placement", "Profile", "Round", "RoundScore", "Rule", "Summary",
-    "TARGET", "Tableau", "Validation", "Validator", "Violation", "WriteFailed",
+    "Tableau", "Validation", "Validator", "Violation", "WriteFailed",
     "check_players", "default_target", "find_rule", "hand_size", "house_rules", "json_schema", "match_result",
     "read_stats", "replay", "round_to_five", "score_round", "validate", "validate_lines", "validate_paths",
     "violations_frame", "write_stats",
