@@ -71,8 +71,10 @@ class Profile:
 
 
 class AllFivesProfile(Profile):
-    """All Fives: no reserve, scoring during play, the first to reach the target wins at once, and the
-    player who went out opens the next round."""
+    """All Fives: no reserve, scoring during play, and the first to reach the target wins at once.
+
+    The player who went out opens the next round.
+    """
 
     def new_round(self, names: tuple[str, ...], opener: int, hands: list[int], stock: int,
                   stock_order: list[int] | None, number: int, reserve: int,
