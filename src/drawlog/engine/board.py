@@ -3,8 +3,9 @@
 The rules engine keeps only what the rules need (the open values); a
 :class:`Board` keeps the physical layout of one round for people to look at:
 the chain from its left end to its right end (each tile as drawn, doubles
-crosswise), All Fives' spinner arms, which side of which tile touches which,
-and where play may continue. It is fed the placements the engine carried out
+crosswise), All Fives' spinner arms (a tile played on one early, before the
+arms open, is laid there too, as the engine applies it), which side of which
+tile touches which, and where play may continue. It is fed the placements the engine carried out
 (:meth:`Board.place`) and knows no rules of its own beyond that.
 
 Sides are named as the seeds name them: a plain tile's ``low`` and ``high``
@@ -113,7 +114,7 @@ class Board:
             self.chain.append(piece)
             self._maybe_spinner(piece)
             return
-        value = self.value(end)
+        value = self.value(end) if end in (LEFT, RIGHT) or self.arms_open else self._arm_end(end)
         outer = halves[1] if halves[0] == value else halves[0]
         if end == RIGHT and len(self.placed) == 2 and self.chain[0].double:
             self.chain[0].side_a = 1  # the opening double's side A is the one first touched, whichever end
@@ -158,6 +159,13 @@ class Board:
             return self.spinner, end  # type: ignore[return-value]
         return arm[-1], arm[-1].side(1)
 
+    def _arm_end(self, end: str) -> int | None:
+        """The value an arm's next tile matches, open or not (an early play, M212 applied, starts it)."""
+        if self.spinner is None:
+            return None
+        arm = self.arms[end]
+        return arm[-1].show[1] if arm else self.spinner.show[0]
+
     def value(self, end: str) -> int | None:
         """The value a tile placed on ``end`` must match (None when that end is not open)."""
         if not self.chain:
@@ -168,8 +176,7 @@ class Board:
             return self.chain[-1].show[1]
         if not self.arms_open:
             return None
-        arm = self.arms[end]
-        return arm[-1].show[1] if arm else self.spinner.show[0]  # type: ignore[union-attr]
+        return self._arm_end(end)
 
     def open_points(self) -> list[OpenPoint]:
         """Where play may continue, as the seeds list them (:func:`seed_order`), the same for a mirrored log."""

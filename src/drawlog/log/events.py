@@ -133,7 +133,7 @@ class RoundEnd(Event, tag="round_end"):
     """The log's claim of a round's result (checked, never trusted)."""
 
     round: Annotated[int, msgspec.Meta(ge=1)]
-    reason: Literal["domino", "blocked"]
+    reason: Literal["domino", "blocked", "target"]
     winner: Player | None
     points: dict[str, Int64]
     hands: dict[str, list[Tile]] | None = None
