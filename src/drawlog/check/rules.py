@@ -152,8 +152,8 @@ RULES: tuple[Rule, ...] = (
          '{"type":"pass","match":"m1","player":"bob"}   (stock holds 2, bob holds [4|5], ends 1 and 4)',
          '{"type":"play","match":"m1","player":"bob","tile":[4,5],"end":"right"}'),
     Rule("M209", "move-after-round-over", ERROR,
-         "A move after the round is over (a player went out, or, with the stock down to two, every "
-         "player passed in a row). The move is not applied.",
+         "A move after the round is over (a player went out; with the stock down to two, every player "
+         "passed in a row; in All Fives, a play reached the match target). The move is not applied.",
          "The round ends at domino or block (in All Fives also at the play that reaches the match target, "
          "which ends the match: `target`); the log should say `round_end` next.",
          '{"type":"pass","match":"m1","player":"bob"}   (ann just placed her last tile)',
@@ -174,7 +174,8 @@ RULES: tuple[Rule, ...] = (
          '{"type":"play", …,"player":"bob","tile":[4,6],"end":"right"}'),
     Rule("M212", "arm-not-open", ERROR,
          "A play on `up` or `down` before those ends are open (both sides of the spinner covered), or "
-         "with no spinner (so always in Draw). The move is not applied.",
+         "with no spinner (so always in Draw). Applied when the tile matches the spinner (or the end of an "
+         "arm started so); otherwise not applied.",
          "The spinner, the first double placed, opens its two arms only once a tile lies on each of its "
          "sides. Format v1.2: a tile that matches the spinner (or the end of an arm started so) is placed "
          "there all the same, so that the round replays on; any other is not.",

@@ -75,7 +75,8 @@ RULES_ES: dict[str, tuple[str, str]] = {
              "Un pase teniendo una ficha que coincide con la línea."),
     "M209": ("jugada tras el final de la ronda",
              ("Una jugada después de terminar la ronda (alguien jugó su última ficha o, con dos "
-              "fichas en el montón, todos pasaron seguidos). La jugada no se aplica.")),
+              "fichas en el montón, todos pasaron seguidos; en All Fives, una jugada alcanzó la meta de la "
+              "partida). La jugada no se aplica.")),
     "M210": ("robo con ficha jugable",
              ("All Fives: un robo teniendo una ficha que coincide con un extremo libre (con la "
               "mesa vacía toda ficha es jugable). El robo se aplica.")),
@@ -84,8 +85,8 @@ RULES_ES: dict[str, tuple[str, str]] = {
               "ficha (otra ficha, otro robo, un pase).")),
     "M212": ("brazo no abierto",
              ("Una jugada en `up` o `down` antes de que esos extremos se abran (los dos lados del "
-              "spinner cubiertos), o sin spinner (es decir, siempre en Draw). La jugada no se "
-              "aplica.")),
+              "spinner cubiertos), o sin spinner (es decir, siempre en Draw). Se aplica si la ficha "
+              "coincide con el spinner (o con el extremo de un brazo así empezado); si no, no se aplica.")),
     "R301": ("la ronda no ha terminado",
              ("`round_end` cuando la ronda no ha terminado, o con un `reason` distinto de cómo "
               "terminó.")),

@@ -74,7 +74,8 @@ RULES_PL: dict[str, tuple[str, str]] = {
              "Pas, choć gracz ma klocek pasujący do łańcucha."),
     "M209": ("ruch po końcu rundy",
              ("Ruch po końcu rundy (ktoś zagrał ostatni klocek albo, gdy w stosie zostały dwa "
-              "klocki, wszyscy po kolei spasowali). Ruch nie zostaje wykonany.")),
+              "klocki, wszyscy po kolei spasowali; we Wszystkich piątkach: dołożenie dało graczowi cel meczu). "
+              "Ruch nie zostaje wykonany.")),
     "M210": ("dobranie z grywalnym klockiem",
              ("Wszystkie piątki: dobranie, choć gracz ma klocek pasujący do wolnego końca (na "
               "pustym stole pasuje każdy klocek). Dobranie zostaje wykonane.")),
@@ -83,7 +84,8 @@ RULES_PL: dict[str, tuple[str, str]] = {
               "tego klocka (inny klocek, kolejne dobranie, pas).")),
     "M212": ("końcówka niedostępna",
              ("Dołożenie na `up` lub `down`, zanim te końcówki są dostępne (oba boki spinnera "
-              "zajęte), albo bez spinnera (czyli zawsze w Draw). Ruch nie zostaje wykonany.")),
+              "zajęte), albo bez spinnera (czyli zawsze w Draw). Wykonany, gdy klocek pasuje do spinnera "
+              "(albo do końca tak zaczętej końcówki); inaczej nie zostaje wykonany.")),
     "R301": ("runda nieskończona",
              ("`round_end`, gdy runda się nie skończyła, albo z `reason` innym niż sposób, w jaki "
               "się skończyła.")),

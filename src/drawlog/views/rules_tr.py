@@ -74,7 +74,8 @@ RULES_TR: dict[str, tuple[str, str]] = {
              "Diziye uyan bir taş eldeyken pas geçmek."),
     "M209": ("oyun eli bittikten sonra hamle",
              ("Oyun eli bittikten sonra bir hamle (bir oyuncu son taşını oynadı ya da çekme yığını"
-              " iki taşa inmişken herkes art arda pas geçti). Hamle uygulanmaz.")),
+              " iki taşa inmişken herkes art arda pas geçti; All Fives'ta bir yerleştirme maç hedefine ulaştı). "
+              "Hamle uygulanmaz.")),
     "M210": ("oynanabilir taş varken çekme",
              ("All Fives: açık bir uca uyan taş eldeyken çekme (boş dizide her taş uyar). Çekme "
               "uygulanır.")),
@@ -83,7 +84,8 @@ RULES_TR: dict[str, tuple[str, str]] = {
               "hamle (başka bir taş, bir çekme daha, pas).")),
     "M212": ("kol açık değil",
              ("`up` ya da `down` uçları açılmadan (spinner'ın iki yanı da taşlı değilken) ya da "
-              "spinner yokken (yani Draw'da her zaman) bu uçlara yerleştirme. Hamle uygulanmaz.")),
+              "spinner yokken (yani Draw'da her zaman) bu uçlara yerleştirme. Taş spinner'a (ya da böyle "
+              "başlamış kolun ucuna) uyuyorsa uygulanır; uymuyorsa uygulanmaz.")),
     "R301": ("oyun eli bitmedi",
              ("Oyun eli bitmemişken ya da oyun elinin bitiş biçiminden başka bir `reason` ile "
               "gelen `round_end`.")),
