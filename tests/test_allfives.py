@@ -92,9 +92,11 @@ def test_spinner_placed_on_an_end_has_one_side_covered():
     tableau = state.tableau
     assert tableau.spinner == tile_id((3, 3)) and not tableau.arms_open
     assert tableau.open_ends() == ["left", "right"]
-    faults = state.try_play(ANN, (3, 4), "up")                # one side still open: no arms yet
+    faults = state.try_play(ANN, (0, 0), "up")                # one side still open: no arms yet
     assert codes(faults) == ["M212"] and "1 still open" in faults[0].message
-    assert state.turn == ANN and state.hands[ANN] == hand((3, 4), (0, 0))        # not applied
+    assert "does not match the arm's 3" in faults[0].message
+    assert state.turn == ANN and state.hands[ANN] == hand((3, 4), (0, 0))        # [0|0] ≠ 3: not applied
+    assert tableau.length == 2 and tableau.up is None
     assert play(state, ANN, (3, 4), "right") == (6, 0)        # 2 + 4; both sides covered now
     assert tableau.arms_open and (tableau.up, tableau.down) == (3, 3)
     assert tableau.open_ends() == ["left", "right", "up", "down"]
@@ -102,15 +104,62 @@ def test_spinner_placed_on_an_end_has_one_side_covered():
 
 
 def test_up_and_down_open_only_once_both_sides_of_a_leading_spinner_are_covered():
-    state = fives_round([(5, 5), (5, 1), (2, 5)], [(5, 3), (5, 6), (0, 0)])
+    state = fives_round([(5, 5), (0, 1), (2, 5)], [(5, 3), (5, 6), (0, 0)])
     play(state, ANN, (5, 5))
-    assert codes(state.try_play(BOB, (5, 3), "down")) == ["M212"]       # nothing covered yet
+    assert codes(state.try_play(BOB, (0, 0), "down")) == ["M212"]       # nothing covered yet; not applied
     play(state, BOB, (5, 3), "right")
-    assert codes(state.try_play(ANN, (5, 1), "up")) == ["M212"]         # one side covered
-    assert not state.tableau.arms_open
+    assert codes(state.try_play(ANN, (0, 1), "up")) == ["M212"]         # one side covered; not applied
+    assert not state.tableau.arms_open and state.turn == ANN
     play(state, ANN, (2, 5), "left")
     assert state.tableau.arms_open
     assert codes(state.try_play(BOB, (5, 6), "up")) == []
+
+
+# -- v1.2: an early play on an arm that matches the spinner is applied -------------------
+
+
+def test_early_arm_play_matching_the_spinner_is_m212_applied_and_counts():
+    """[5|5] leads (10), [5|3] right (13), [2|5] up early: 10 + 3 + 2 = 15, scores 15; [5|1] left covers the
+    spinner and the arms open with [2|5] on up: 1 + 3 + 2 = 6; [4|5] down: 1 + 3 + 2 + 4 = 10, scores 10."""
+    state = fives_round([(5, 5), (2, 5), (4, 5), (0, 0)], [(5, 3), (5, 1), (6, 6)])
+    play(state, ANN, (5, 5))
+    play(state, BOB, (5, 3), "right")
+    faults = state.try_play(ANN, (2, 5), "up")
+    assert codes(faults) == ["M212"] and not faults[0].impossible
+    assert "placed there early" in faults[0].message
+    tableau = state.tableau
+    assert (tableau.count(), state.last_points, state.play_points) == (15, 15, [25, 0])
+    assert not tableau.arms_open and tableau.up == 2 and tableau.down is None
+    assert tableau.value("up") is None and tableau.open_ends() == ["left", "right"]
+    assert state.turn == BOB and state.hands[ANN] == hand((4, 5), (0, 0))
+    assert state.check_points(15) is None
+    assert play(state, BOB, (5, 1)) == (6, 0)                 # only the left fits: the arms open
+    assert tableau.arms_open and (tableau.up, tableau.down) == (2, 5)
+    assert play(state, ANN, (4, 5), "down") == (10, 10)
+    assert state.play_points == [35, 0]
+
+
+def test_further_early_play_on_an_arm_must_match_its_end():
+    state = fives_round([(5, 5), (2, 5), (5, 4), (0, 0)], [(5, 3), (2, 6), (5, 1)])
+    play(state, ANN, (5, 5))
+    play(state, BOB, (5, 3), "right")
+    assert codes(state.try_play(ANN, (2, 5), "up")) == ["M212"]          # applied: up's end is 2
+    faults = state.try_play(BOB, (5, 1), "up")                           # matches the spinner, not the 2
+    assert codes(faults) == ["M212"] and faults[0].impossible and "the arm's 2" in faults[0].message
+    assert state.turn == BOB and state.tableau.up == 2
+    faults = state.try_play(BOB, (2, 6), "up")                           # matches the arm's end: applied
+    assert codes(faults) == ["M212"] and not faults[0].impossible
+    assert state.tableau.up == 6 and state.tableau.count() == 10 + 3 + 6
+    assert codes(state.try_play(ANN, (5, 4), "down")) == ["M212"]        # the other arm: the spinner's 5
+    assert state.tableau.down == 4 and state.tableau.count() == 10 + 3 + 6 + 4
+    assert state.last_points == 0
+
+
+def test_early_play_with_no_spinner_or_no_match_is_not_applied():
+    state = fives_round([(2, 3), (3, 5)], [(3, 6), (2, 2)])
+    play(state, ANN, (2, 3))
+    assert state.try_play(BOB, (2, 2), "up")[0].impossible                # a double, but no spinner yet
+    assert state.tableau.length == 1 and state.turn == BOB and state.tableau.up is None
 
 
 def test_up_without_a_spinner_is_m212_and_not_applied():
@@ -251,3 +300,82 @@ def test_all_fives_standards():
     assert [ALL_FIVES.standard_hand(n) for n in (2, 3, 4)] == [9, 7, 5]
     assert [ALL_FIVES.standard_target(n) for n in (2, 3, 4)] == [250, 200, 200]
     assert ALL_FIVES.reserve == 0
+
+
+# -- v1.2: the target is checked after every play ----------------------------------------
+
+
+def target_match(target: int, size: int = 3) -> Match:
+    return Match(NAMES, rules=ALL_FIVES.rules_for(2, hand=size, target=target))
+
+
+def test_a_play_that_reaches_the_target_ends_the_round_and_wins_the_match():
+    match = target_match(15)
+    faults, deal = match.check_deal(1, "ann", {"ann": [(5, 5), (2, 5), (6, 6)], "bob": [(5, 3), (5, 1), (0, 0)]},
+                                    None)
+    state = match.start_round(deal)
+    assert state.to_win == [15, 15]
+    play(state, ANN, (5, 5))                                  # 10: ann 10
+    play(state, BOB, (5, 3), "right")                         # 13
+    assert state.reason is None and not match.result.decided
+    assert play(state, ANN, (2, 5), "left") == (5, 5)         # ann 15: the target, at once
+    assert (state.reason, state.winner) == ("target", ANN)
+    score = state.score()
+    assert (score.winner, score.end_points, score.points) == (ANN, (0, 0), (15, 0))   # ann's [6|6] costs nothing
+    faults = state.try_play(BOB, (5, 1), "up")
+    assert codes(faults) == ["M209"]
+    assert faults[0].message == "plays after the round ended (target: ann reached 15)"
+    assert codes(state.try_draw(BOB, (1, 1))) == ["M209"] and codes(state.try_pass(BOB)) == ["M209"]
+    assert codes(match.check_round_end(1, "domino", "ann", {"ann": 0, "bob": 0}, None)) == ["R301"]
+    faults = match.check_round_end(1, "target", "ann", {"ann": -10}, None)
+    assert codes(faults) == ["R303"] and faults[0].message == (
+        "claims -10 points for ann; ann reached the target (15): nobody takes end-of-round points, 0")
+    faults = match.check_round_end(1, "target", "bob", {}, None)                 # left out: 0 each
+    assert codes(faults) == ["R302"] and "ann reached the target (15)" in faults[0].message
+    assert match.check_round_end(1, "target", "ann", {"ann": 0, "bob": 0}, None) == []
+    match.settle_round()
+    assert match.scores == [15, 0]
+    assert (match.result.decided, match.result.winner, match.result.drawn) == (True, ANN, False)
+    faults, _ = match.check_deal(2, "bob", {"ann": [(1, 2), (1, 3), (1, 4)], "bob": [(2, 3), (2, 4), (3, 4)]}, None)
+    assert codes(faults) == ["R305"] and faults[0].message.startswith("a new round after the match was decided")
+    assert match.check_match_end({"ann": 15, "bob": 0}, "ann") == []
+    assert codes(match.check_match_end({"ann": 15, "bob": 0}, None)) == ["R306"]
+
+
+def test_the_target_reached_with_the_last_tile_is_target_not_domino():
+    match = target_match(5, size=1)
+    _, deal = match.check_deal(1, "ann", {"ann": [(2, 3)], "bob": [(6, 6)]}, None)
+    state = match.start_round(deal)
+    assert play(state, ANN, (2, 3)) == (5, 5)                 # a lone tile: 5, ann's last
+    assert (state.reason, state.winner) == ("target", ANN)
+    assert state.score().end_points == (0, 0)                 # bob's 12 pips are not taken off
+    assert match.check_round_end(1, "target", "ann", {"ann": 0, "bob": 0}, None) == []
+    assert codes(match.check_round_end(1, "domino", "ann", {"ann": 0, "bob": -10}, None)) == ["R301", "R303"]
+    match.settle_round()
+    assert match.scores == [5, 0] and match.result.winner == ANN
+
+
+def test_what_a_seat_needs_follows_the_match_scores():
+    match = target_match(20, size=1)
+    _, deal = match.check_deal(1, "ann", {"ann": [(5, 5)], "bob": [(2, 3)]}, None)
+    state = match.start_round(deal)
+    assert play(state, ANN, (5, 5)) == (10, 10)               # 10 of 20: out, by domino
+    assert state.reason == "domino"
+    match.settle_round()
+    assert match.scores == [10, -5] and not match.result.decided
+    _, deal = match.check_deal(2, "ann", {"ann": [(4, 6)], "bob": [(2, 3)]}, None)
+    state = match.start_round(deal)
+    assert state.to_win == [10, 25]
+    play(state, ANN, (4, 6))                                  # a lone 10: ann 20
+    assert (state.reason, state.winner) == ("target", ANN)
+
+
+def test_settling_a_round_never_decides_an_all_fives_match():
+    match = target_match(0, size=1)                           # every score is at the target from the start
+    _, deal = match.check_deal(1, "ann", {"ann": [(1, 2)], "bob": [(3, 4)]}, None)
+    state = match.start_round(deal)
+    play(state, ANN, (1, 2))                                  # scores nothing: no play reached the target
+    assert state.reason == "domino"
+    match.settle_round()
+    assert match.scores == [0, -5] and not match.result.decided
+    assert codes(match.check_match_end({"ann": 0, "bob": -5}, "ann")) == ["R305"]

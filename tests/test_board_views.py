@@ -20,6 +20,7 @@ from rich.console import Console
 from drawlog.views.board import describe, frame_lines, frames_json, printable, render_frames
 from drawlog.views.board_svg import MAX_WIDTH, board_svg
 from drawlog.views.language import LANGUAGES, UnknownLanguage, catalog
+from drawlog.views.points import ordered_points
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -232,7 +233,8 @@ def test_svg_has_one_tile_element_per_tile(name):
 def test_svg_marks_each_continuation_point():
     root = ET.fromstring(board_svg(FIVES_BOARD))
     marks = [(g.get("data-end"), int(g.get("data-value"))) for g in root.iter(f"{SVG}g") if g.get("class") == "open"]
-    assert marks == [(each["end"], each["value"]) for each in FIVES_BOARD["open"]]
+    assert marks == [(each["end"], each["value"]) for each in ordered_points(FIVES_BOARD)]  # as the text lists them
+    assert sorted(marks) == sorted((each["end"], each["value"]) for each in FIVES_BOARD["open"])
 
 
 def test_svg_pips_follow_the_tiles():
@@ -258,7 +260,7 @@ def test_svg_of_an_empty_board_and_a_long_chain():
 
 def test_text_view_shows_the_frame():
     text = render([frame()], width=300)
-    assert "line 12  play  ann [3|4] right" in text
+    assert "line 12  Placed [3|4]  ann  right" in text
     assert "┌1┐     ┌4┐" in text and "│─│[1|4]│─│[4|3]" in text and "└1┘     └4┘" in text
     assert "open values: left 1 · right 3" in text
     assert SEED_SENTENCES["en"][5] in text
@@ -310,13 +312,13 @@ def test_text_view_of_events_outside_a_round():
     start = frame(None, line=1, type="match_start", round=None, board=None, hands={}, turn=None, legal=[],
                   event={"type": "match_start", "match": "m1", "players": ["ann", "bob"], "variant": "all-fives"})
     text = render([start])
-    assert "line 1  match start  m1  ann, bob  All Fives" in text
+    assert "line 1  Match start  m1  ann, bob  All Fives" in text
     assert "turn" not in text
     end = frame(board(["[1|4]"], [], [], [item("[1|4]", (1, 4))]), type="round_end", over="domino", turn=None,
                 legal=[], event={"type": "round_end", "match": "m1", "round": 1, "reason": "domino",
                                  "winner": "ann", "points": {"ann": 12, "bob": 0}})
     text = render([end], "es")
-    assert "línea 12  fin de la ronda  ronda 1  dominó  ganador ann  puntos ann 12 · bob 0" in text
+    assert "línea 12  Final de la ronda  ronda 1  dominó  ganador ann  puntos ann 12 · bob 0" in text
     assert "fin de la ronda: dominó" in text and "turno: nadie" in text
 
 

@@ -646,7 +646,7 @@ def test_version() -> None:
     result = cli("--version")
     assert result.exit_code == 0
     engine = "compiled" if drawlog.COMPILED else "pure-Python"
-    assert result.stdout == f"drawlog {drawlog.__version__} ({engine} engine)\n"
+    assert result.stdout == f"drawlog {drawlog.__version__} ({engine} engine; log format 1.2)\n"
     from importlib.metadata import version
 
     assert drawlog.__version__ == version("drawlog")

@@ -86,3 +86,16 @@ def test_a_match_id_written_with_json_escapes_is_found(tmp_path: Path) -> None:
         assert {json.loads(line)["match"] for line in result.stdout.splitlines()} == {"café"}
     listed = run(log)
     assert listed.exit_code == 2 and "café, m/x" in listed.output
+
+
+def test_a_round_ended_by_the_target_is_named_in_each_language():
+    """v1.2: round 4 of the All Fives fixture ends when ann's [2|6] takes her to 250 (line 112; round_end 113)."""
+    for lang, (over, reason) in {"en": ("round over: target reached", "round 4  target  winner ann"),
+                                 "pl": ("koniec rundy: cel osiągnięty", "runda 4  cel  zwycięzca ann"),
+                                 "tr": ("oyun eli bitti: hedefe ulaşıldı", "oyun eli 4  hedef  kazanan ann"),
+                                 "es": ("fin de la ronda: meta alcanzada", "ronda 4  meta  ganador ann")}.items():
+        result = runner.invoke(app, ["replay", f"{FIVES}:113", "--lang", lang], terminal_width=150)
+        assert result.exit_code == 0, result.output
+        assert over in result.stdout and reason in result.stdout, lang
+    frames = [json.loads(line) for line in run(f"{FIVES}:113", "-f", "json").stdout.splitlines()]
+    assert frames[-2]["line"] == 112 and frames[-2]["over"] == "target" and frames[-1]["over"] == "target"

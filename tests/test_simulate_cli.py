@@ -158,8 +158,8 @@ def test_unknown_variant_is_a_usage_error():
 
 def test_all_fives_faults_are_first_violations_on_their_listed_lines(tmp_path: Path):
     target = tmp_path / "faulty.jsonl"
-    simulate("-n", "40", "--players", "mixed", "--variant", "all-fives", "--bots", "random,greedy", "--seed", "5",
-             "--seq", "--faults", "1", "--tables", "2", "-o", str(target))
+    simulate("-n", "40", "--players", "mixed", "--variant", "all-fives", "--bots", "random,greedy", "--seed", "6",
+             "--seq", "--faults", "1", "--tables", "2", "-o", str(target))  # (v1.2's shorter matches: seed 5 drew no M211/M212)
     listed = json.loads((tmp_path / "faulty.jsonl.faults.json").read_text())
     assert len(listed) >= 30
     violations, _ = validate_paths([str(target)])

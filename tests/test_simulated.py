@@ -170,6 +170,16 @@ def test_every_simulated_all_fives_match_validates_clean(seed, table, bots, log_
     assert dict(zip(table_state.match.names, table_state.match.scores)) == events[-1].scores
     plays = [event for event in events if isinstance(event, Play)]
     assert plays and all(event.points is not None and event.points % 5 == 0 for event in plays)
+    # v1.2: the match ends at the play that reaches the target, with round_end "target" and no end points
+    last_round, match_end = events[-2], events[-1]
+    assert isinstance(last_round, RoundEnd) and isinstance(match_end, MatchEnd)
+    assert (last_round.reason, last_round.winner) == ("target", match_end.winner)
+    assert set(last_round.points.values()) == {0}
+    assert isinstance(events[-3], Play) and events[-3].player == match_end.winner and events[-3].points > 0
+    target = table_state.match.target
+    assert match_end.scores[match_end.winner] >= target
+    assert all(score < target for name, score in match_end.scores.items() if name != match_end.winner)
+    assert all(event.reason != "target" for event in events[:-2] if isinstance(event, RoundEnd))
 
 
 @FIVES_SETTINGS
@@ -192,6 +202,27 @@ def test_every_all_fives_fault_kind_is_injected_and_caught_first():
         if seen == set(FIVES_KINDS):
             break
     assert seen == set(FIVES_KINDS)
+
+
+def test_an_injected_m212_is_applied_when_it_matches_and_the_rest_of_the_match_validates():
+    """v1.2: an early arm play that matches the spinner is applied by the replay, and by the simulator: the
+    match then goes on clean (one violation); a tile that does not match is not applied, and no more."""
+    seen = set()
+    for seed in range(200):
+        simulator = Simulator(seed, SimulationOptions(players=(2, 3, 4)[seed % 3], bots=("random", "greedy"),
+                                                      variant="all-fives", fault_rate=1.0))
+        simulator.faults.kinds = ("M212",)
+        events = simulator.match("m1")
+        violations, validator, _ = run(encode_events(events))
+        (fault,) = simulator.injected
+        assert [(v.line, v.code) for v in violations] == [(fault.index, "M212")]
+        assert validator.summary.complete_matches == 1
+        applied = events[fault.index - 1].points is not None
+        assert applied == ("placed there early" in violations[0].message)
+        seen.add(applied)
+        if seen == {True, False}:
+            break
+    assert seen == {True, False}
 
 
 def test_all_fives_openers_follow_the_player_who_went_out():

@@ -617,8 +617,9 @@ def test_a_match_id_used_twice_counts_each_round_once(tmp_path: Path):
     expected = _log_counts([event for match in first + second for event in match])
     for row in board.iter_rows(named=True):
         counted = expected[row["player"]]
-        assert (row["rounds"], row["rounds_won_domino"], row["rounds_won_blocked"], row["passes"]) == (
-            counted["rounds"], counted["rounds_won_domino"], counted["rounds_won_blocked"], counted["passes"])
+        assert (row["rounds"], row["rounds_won_domino"], row["rounds_won_blocked"], row["rounds_won_target"],
+                row["passes"]) == (counted["rounds"], counted["rounds_won_domino"], counted["rounds_won_blocked"],
+                                   counted["rounds_won_target"], counted["passes"])
     assert board["matches"].sum() == 2 * 4, "b.jsonl's three restarted matches are invalid (F005)"
     assert board["invalid_matches"].sum() == 2 * 3
     assert leaderboard(tmp_path / "stats", include_invalid=True)["matches"].sum() == 2 * (4 + 3)

@@ -22,7 +22,8 @@ def fives_match(match: str = "f1", claims: tuple[int | None, ...] = (10, None, 5
     """The contract's worked example as a whole match (3 tiles each, target 20: a W402 warning).
 
     ``[5|5]`` leads (10), ``[5|3]`` right (13: nothing), ``[2|5]`` left (5), ``[5|1]`` up (6: nothing),
-    ``[4|5]`` down (10): ann goes out with 25; bob keeps ``[6|6]``, 12 pips, rounded to 10 and taken off.
+    ``[4|5]`` down (10): ann's last tile takes her to 25, past the target, so the round ends ``target``
+    (v1.2), not ``domino``: bob keeps ``[6|6]``, 12 pips, and loses nothing for them.
     """
     plays = [("ann", [5, 5], None), ("bob", [5, 3], "right"), ("ann", [2, 5], "left"), ("bob", [5, 1], "up"),
              ("ann", [4, 5], "down")]
@@ -40,9 +41,9 @@ def fives_match(match: str = "f1", claims: tuple[int | None, ...] = (10, None, 5
             event["points"] = claim
         events.append(event)
     events += [
-        {"type": "round_end", "match": match, "round": 1, "reason": "domino", "winner": "ann",
-         "points": {"ann": 0, "bob": -10}},
-        {"type": "match_end", "match": match, "scores": {"ann": 25, "bob": -10}, "winner": "ann"},
+        {"type": "round_end", "match": match, "round": 1, "reason": "target", "winner": "ann",
+         "points": {"ann": 0, "bob": 0}},
+        {"type": "match_end", "match": match, "scores": {"ann": 25, "bob": 0}, "winner": "ann"},
     ]
     return events
 
@@ -79,11 +80,11 @@ def test_the_worked_example_scores_each_play_and_the_round(tmp_path: Path):
     assert set(moves["variant"]) == {"all-fives"}
     players = tables["players"].sort("seat")
     assert players.select("player", "play_points", "end_points", "points", "score", "claimed_points",
-                          "pips_left").rows() == [("ann", 25, 0, 25, 25, 0, 0), ("bob", 0, -10, -10, -10, -10, 12)]
+                          "pips_left").rows() == [("ann", 25, 0, 25, 25, 0, 0), ("bob", 0, 0, 0, 0, 0, 12)]
     assert tables["rounds"].select("variant", "spinner", "winner", "points", "reason").rows() == [
-        ("all-fives", [5, 5], "ann", 25, "domino")]
-    assert tables["matches"].select("variant", "winner", "scores", "valid", "complete").rows() == [
-        ("all-fives", "ann", [25, -10], True, True)]
+        ("all-fives", [5, 5], "ann", 25, "target")]
+    assert tables["matches"].select("variant", "winner", "drawn", "scores", "valid", "complete").rows() == [
+        ("all-fives", "ann", False, [25, 0], True, True)]
 
 
 def test_a_wrong_claim_is_kept_beside_the_recomputed_points(tmp_path: Path):
@@ -140,11 +141,14 @@ def test_reports_keep_the_variants_apart(both: list[Path], tmp_path: Path):
     assert ratings(out, "draw").height == 2
     board = leaderboard(out)
     assert board.select("player", "variant", "matches", "match_wins", "points_per_round").sort(
-        "variant", "player").rows() == [("ann", "all-fives", 1, 1, 25.0), ("bob", "all-fives", 1, 0, -10.0),
+        "variant", "player").rows() == [("ann", "all-fives", 1, 1, 25.0), ("bob", "all-fives", 1, 0, 0.0),
                                         ("ann", "draw", 1, 1, 123.0), ("bob", "draw", 1, 0, 0.0)]
+    assert board.select("player", "variant", "rounds", "rounds_won_domino", "rounds_won_target").sort(
+        "variant", "player").rows() == [("ann", "all-fives", 1, 0, 1), ("bob", "all-fives", 1, 0, 0),
+                                        ("ann", "draw", 1, 1, 0), ("bob", "draw", 1, 0, 0)]
     fives = leaderboard(out, variant="all-fives")
     assert fives.select("player", "variant", "points_per_round").sort("player").rows() == [
-        ("ann", "all-fives", 25.0), ("bob", "all-fives", -10.0)]
+        ("ann", "all-fives", 25.0), ("bob", "all-fives", 0.0)]
     assert leaderboard(out, by="variant").equals(board)
 
     result = runner.invoke(app, ["players", str(out), "--variant", "all-fives", "--format", "json"])
@@ -185,6 +189,7 @@ def test_the_manifest_names_the_table_format_and_older_folders_are_refused(tmp_p
     manifest = json.loads((out / MANIFEST).read_text())
     assert manifest["table_format"] == TABLE_FORMAT == 3
     assert "left_end" in manifest["changes"]["3"]
+    assert manifest["log_format"] == "1.2" and "target" in manifest["log_format_changes"]["1.2"]
     del manifest["table_format"]
     (out / MANIFEST).write_text(json.dumps(manifest))
     with pytest.raises(OutputError, match="format 1"):
@@ -225,3 +230,26 @@ def test_simulated_all_fives_tables_agree_with_the_logged_points(tmp_path: Path)
     assert set(moves["placed_end"].drop_nulls()) <= {"left", "right", "up", "down"}
     arms = moves.filter(pl.col("placed_end").is_in(["up", "down"]))
     assert arms.height > 0 and arms["up_end"].null_count() == 0
+    # v1.2: every match ends with a target round (its last), nobody losing pips in it; no match is drawn
+    last = rounds.sort("match", "round").group_by("match").agg(pl.col("reason").last(), pl.col("winner").last(),
+                                                              pl.col("round").last())
+    matches = tables["matches"]
+    assert set(last["reason"]) == {"target"} and rounds.filter(pl.col("reason") == "target").height == 12
+    assert last.join(matches, on="match").filter(pl.col("winner") != pl.col("winner_right")).height == 0
+    assert not matches["drawn"].any() and matches["winner"].null_count() == 0
+    in_target = players.join(rounds.filter(pl.col("reason") == "target").select("match", "round"),
+                             on=["match", "round"])
+    assert in_target.height > 0 and (in_target["end_points"] == 0).all()
+
+
+def test_an_early_arm_play_is_counted_and_its_arm_shows_once_open(tmp_path: Path):
+    """v1.2: [2|5] up before the arms open is M212, applied: it scores 15, and up_end stays null until [5|1]
+    left covers the spinner; then up shows the early tile's 2."""
+    log = ROOT / "tests" / "fixtures" / "codes" / "M212-applied.jsonl"
+    tables = tables_of([log], tmp_path / "stats")
+    assert tables["violations"].select("line", "code").rows() == [(5, "M212")]
+    moves = tables["moves"].filter(pl.col("round") == 1).sort("ply").head(5)
+    assert moves.select("line", "tile", "placed_end", "points", "up_end", "down_end", "faults").rows() == [
+        (3, [5, 5], None, 10, None, None, None), (4, [3, 5], "right", 0, None, None, None),
+        (5, [2, 5], "up", 15, None, None, ["M212"]), (6, [1, 5], None, 0, 2, 5, None),
+        (7, [4, 5], None, 10, 2, 4, None)]

@@ -13,7 +13,7 @@ from .check.violations import Summary, Violation
 from .engine.allfives import FivesRound
 from .engine.match import Match, check_players, hand_size
 from .engine.profiles import ALL_FIVES, DRAW, PROFILES, GameRules, Profile, house_rules
-from .engine.rounds import BLOCKED, DOMINO, Placement, Round
+from .engine.rounds import BLOCKED, DOMINO, TARGET, Placement, Round
 from .engine.scoring import MatchResult, RoundScore, default_target, match_result, round_to_five, score_round
 from .engine.tableau import Tableau
 from .errors import (
@@ -34,7 +34,7 @@ __version__ = "0.1.0"
 COMPILED = hasattr(Round, "__mypyc_attrs__")
 
 __all__ = [
-    "ALL_FIVES", "BLOCKED", "DOMINO", "DRAW", "FORMAT_VERSION", "PROFILES", "RULES", "RULES_BY_CODE",
+    "ALL_FIVES", "BLOCKED", "DOMINO", "DRAW", "FORMAT_VERSION", "PROFILES", "RULES", "RULES_BY_CODE", "TARGET",
     "AnyEvent", "DrawlogError", "Fault", "FivesRound", "GameRules", "IllegalAction", "InputError", "Match",
     "MatchResult", "NothingRead", "OutputError", "Placement", "Profile", "Round", "RoundScore", "Rule", "Summary",
     "Tableau", "Validation", "Validator", "Violation", "WriteFailed",

@@ -154,9 +154,10 @@ RULES: tuple[Rule, ...] = (
          '{"type":"pass","match":"m1","player":"bob"}   (stock holds 2, bob holds [4|5], ends 1 and 4)',
          '{"type":"play","match":"m1","player":"bob","tile":[4,5],"end":"right"}'),
     Rule("M209", "move-after-round-over", ERROR,
-         "A move after the round is over (a player went out, or, with the stock down to two, every "
-         "player passed in a row). The move is not applied.",
-         "The round ends at domino or block; the log should say `round_end` next.",
+         "A move after the round is over (a player went out; with the stock down to two, every player "
+         "passed in a row; in All Fives, a play reached the match target). The move is not applied.",
+         "The round ends at domino or block (in All Fives also at the play that reaches the match target, "
+         "which ends the match: `target`); the log should say `round_end` next.",
          '{"type":"pass","match":"m1","player":"bob"}   (ann just placed her last tile)',
          '{"type":"round_end","match":"m1","round":1,"reason":"domino","winner":"ann", …}'),
     Rule("M210", "draw-while-playable", ERROR,
@@ -175,14 +176,17 @@ RULES: tuple[Rule, ...] = (
          '{"type":"play", …,"player":"bob","tile":[4,6],"end":"right"}'),
     Rule("M212", "arm-not-open", ERROR,
          "A play on `up` or `down` before those ends are open (both sides of the spinner covered), or "
-         "with no spinner (so always in Draw). The move is not applied.",
+         "with no spinner (so always in Draw). Applied when the tile matches the spinner (or the end of an "
+         "arm started so); otherwise not applied.",
          "The spinner, the first double placed, opens its two arms only once a tile lies on each of its "
-         "sides.",
+         "sides. Format v1.2: a tile that matches the spinner (or the end of an arm started so) is placed "
+         "there all the same, so that the round replays on; any other is not.",
          '{"type":"play","match":"m1","player":"bob","tile":[5,1],"end":"up"}   ([5|5] leads, nothing on its sides)',
          '{"type":"play","match":"m1","player":"bob","tile":[5,1],"end":"right"}'),
     Rule("R301", "round-not-over", ERROR,
          "`round_end` while the round is not over, or with a `reason` other than how it ended.",
-         "A round ends only by domino (a player went out) or block (everyone passed in a row with the stock at two).",
+         "A round ends only by domino (a player went out) or block (everyone passed in a row with the stock at "
+         "two), or in All Fives by `target` (a play brought the player's score to the match target).",
          '{"type":"round_end", …,"reason":"blocked", …}   (ann went out)',
          '{"type":"round_end", …,"reason":"domino","winner":"ann", …}'),
     Rule("R302", "wrong-round-winner", ERROR,
@@ -197,7 +201,8 @@ RULES: tuple[Rule, ...] = (
          "(a player left out claims 0). In All Fives they are each player's pips left, rounded to the "
          "nearest five, as a negative number.",
          "Draw: domino scores all opponents' pips; a block scores the opponents' totals minus the winner's "
-         "own, exactly, never rounded. All Fives: every player loses the pips left, rounded to five.",
+         "own, exactly, never rounded. All Fives: every player loses the pips left, rounded to five, except "
+         "in a round ended by `target`, where everyone gets 0.",
          '"points":{"ann":20}   (a block leaves hands of 3, 8 and 10 pips, ann holding the 3)',
          '"points":{"ann":15}'),
     Rule("R304", "wrong-revealed-hands", ERROR,
@@ -208,9 +213,9 @@ RULES: tuple[Rule, ...] = (
          '"hands":{"bob":[[1,2],[6,6]]}'),
     Rule("R305", "target-not-reached", ERROR,
          "`match_end` before any score reached the target, or a new round after the match was decided.",
-         "A match ends as soon as a settled round brings a score to the target (Draw: 100 with 2 players, "
-         "61 with 3–4; All Fives: 250 and 200), and not before; a match a player forfeits (`forfeit`, "
-         "format v1.2) needs no target.",
+         "A Draw match ends as soon as a settled round brings a score to the target (100 with 2 players, "
+         "61 with 3–4); an All Fives match at the play that brings a score to it (250 and 200), and not "
+         "before; a match a player forfeits (`forfeit`, format v1.2) needs no target.",
          '{"type":"match_end", …,"scores":{"ann":54,"bob":31}, …}',
          '{"type":"match_end", …,"scores":{"ann":104,"bob":31},"winner":"ann"}'),
     Rule("R306", "wrong-match-result", ERROR,

@@ -20,6 +20,7 @@ from ..check.config import ConfigError, Settings, resolve_settings
 from ..check.replay import MAX_OPEN_MATCHES
 from ..check.violations import MAX_PER_LINE, MAX_PER_MATCH
 from ..errors import WriteFailed
+from ..log.events import LOG_FORMAT
 from ..views.terminal import shown
 from ..views.writers import (
     STANDARD_OUTPUT,
@@ -231,7 +232,8 @@ def _write_baseline(target: str, recorded: Counter[Key], quiet: bool) -> None:
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"drawlog {__version__} ({'compiled' if COMPILED else 'pure-Python'} engine)")
+        typer.echo(f"drawlog {__version__} ({'compiled' if COMPILED else 'pure-Python'} engine; "
+                   f"log format {LOG_FORMAT})")
         raise typer.Exit()
 
 

@@ -10,9 +10,12 @@ contract's section "Variant all-fives"):
   boneyard is empty; there is no reserve (a draw from an empty boneyard is
   ``M205``), and passing is for an empty boneyard only (``M207``);
 * ``up`` and ``down`` take tiles once the spinner's both sides are covered
-  (``M212`` before); ``end`` is required whenever a tile fits more than one
-  open end (``M204``);
-* each placement scores the count when it is a multiple of five, and at the
+  (``M212`` before: applied when the tile matches the spinner, or the arm's
+  end, and impossible otherwise); ``end`` is required whenever a tile fits
+  more than one open end (``M204``);
+* each placement scores the count when it is a multiple of five; a play that
+  brings the player's score to the match target ends the round at once
+  (``target``: the player wins the match, nobody loses pips); at any other
   round's end every player loses the pips left, rounded to five
   (:func:`~drawlog.engine.scoring.score_fives_round`).
 
@@ -25,19 +28,26 @@ from typing import Final
 
 from ..errors import Fault
 from .line import DOWN, LEFT, RIGHT, UP
-from .rounds import _CLEAN, Placement, Round, _out_of_order, _out_of_turn, _over
+from .rounds import _CLEAN, DOMINO, TARGET, Placement, Round, _out_of_order, _out_of_turn, _over
 from .scoring import RoundScore, score_fives_round
 from .tableau import Tableau, scored
 from .tiles import TILES, label, labels, members, tile_id
 
 #: ``must_place`` when no playable tile was just drawn.
 NO_TILE: Final = -1
+#: What a seat needs to score in a round with no target in play (a match decided already, or a round on its own).
+UNREACHABLE: Final = 1 << 60
 
 
 class FivesRound(Round):
-    """The state of one All Fives deal; ``line`` is a :class:`Tableau`."""
+    """The state of one All Fives deal; ``line`` is a :class:`Tableau`.
 
-    __slots__ = ("tableau", "must_place")
+    ``target`` is the match target, and ``scores`` the match scores before this
+    round (each seat wins at once when its play points this round reach
+    ``target - score``); without a target the round ends by domino or block only.
+    """
+
+    __slots__ = ("tableau", "must_place", "target", "to_win")
 
     def __init__(
         self,
@@ -48,17 +58,25 @@ class FivesRound(Round):
         stock_order: list[int] | None = None,
         number: int = 1,
         reserve: int = 0,
+        scores: list[int] | None = None,
+        target: int | None = None,
     ) -> None:
         super().__init__(names, opener, hands, stock, stock_order, number, 0)
         self.tableau = Tableau()
         self.line = self.tableau
         #: The playable tile the player to move has just drawn and must place at once (``NO_TILE``: none).
         self.must_place = NO_TILE
+        #: The match target (``None``: not in play this round).
+        self.target = target
+        #: The play points each seat needs this round to reach the target.
+        self.to_win = [UNREACHABLE] * len(hands) if target is None or scores is None \
+            else [target - score for score in scores]
 
     def copy(self) -> FivesRound:
         """An independent copy of this state."""
         twin = FivesRound(self.names, self.opener, list(self.hands), self.stock, None, self.number)
         self._copy_into(twin)
+        twin.target, twin.to_win = self.target, self.to_win
         twin.tableau = self.tableau.copy()
         twin.line = twin.tableau
         twin.must_place = self.must_place
@@ -167,7 +185,7 @@ class FivesRound(Round):
         if end is not None:
             value = tableau.value(end)
             if (end == UP or end == DOWN) and value is None:
-                faults.append(Fault("M212", f"plays {label(tile)} {end}: {self._arms_closed()}", True))
+                faults.append(self._early_arm(tile, halves, end))
             elif value is None or value not in halves:
                 faults.append(Fault("M203", f"{label(tile)} does not match the {end} end ({value})"
                                             f"{_fits_instead(tableau, halves)}", True))
@@ -219,13 +237,23 @@ class FivesRound(Round):
         self.tableau.place_tile(halves, end)
         points = scored(self.tableau.count())
         self.last_points = points
-        self.play_points[seat] = self.play_points[seat] + points
+        played = self.play_points[seat] + points
+        self.play_points[seat] = played
         self.passed = 0
         self.must_place = NO_TILE
         self.turn = seat + 1 if seat + 1 < len(self.hands) else 0
-        if not hand:
-            self.reason = "domino"
+        if points and played >= self.to_win[seat]:  # the first to reach the target wins at once
+            self.reason = TARGET
             self.winner = seat
+        elif not hand:
+            self.reason = DOMINO
+            self.winner = seat
+
+    def ended_text(self) -> str:
+        """How the round ended, for messages: ``target: ann reached 250`` too."""
+        if self.reason == TARGET and self.winner is not None:
+            return f"target: {self.names[self.winner]} reached {self.target}"
+        return super().ended_text()
 
     def check_points(self, claimed: int) -> Fault | None:
         """R308: a play's claimed ``points`` against what the count after it scores."""
@@ -288,6 +316,15 @@ class FivesRound(Round):
     def _where(self) -> str:
         return "the empty line" if self.tableau.is_empty else f"an open end ({self._open_text()})"
 
+    def _early_arm(self, tile: int, halves: tuple[int, int], end: str) -> Fault:
+        """M212 for a play on an arm before it opens: applied when the tile matches the spinner (or the arm's end)."""
+        value = self.tableau.early_value(end)
+        if value is not None and (value == halves[0] or value == halves[1]):
+            return Fault("M212", f"plays {label(tile)} {end}: {self._arms_closed()}; it matches the arm's "
+                                 f"{value}, so it is placed there early")
+        why = "" if value is None else f", and it does not match the arm's {value}"
+        return Fault("M212", f"plays {label(tile)} {end}: {self._arms_closed()}{why}", True)
+
     def _arms_closed(self) -> str:
         tableau = self.tableau
         if tableau.spinner < 0:
@@ -301,8 +338,9 @@ def _fit(playable: int) -> str:
     return "fits" if playable & (playable - 1) == 0 else "fit"
 
 
-def _ends_after(left: int, right: int, halves: tuple[int, int], end: str, value: int) -> tuple[int, int]:
-    """The line's left and right after placing ``halves`` on ``end`` (an arm leaves them as they are)."""
+def _ends_after(left: int, right: int, halves: tuple[int, int], end: str,
+                value: int | None) -> tuple[int, int]:
+    """The line's left and right after placing ``halves`` on ``end`` (an arm, even early, leaves them as they are)."""
     exposed = halves[1] if halves[0] == value else halves[0]
     if end == LEFT:
         return (exposed, right)

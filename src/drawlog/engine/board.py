@@ -3,13 +3,17 @@
 The rules engine keeps only what the rules need (the open values); a
 :class:`Board` keeps the physical layout of one round for people to look at:
 the chain from its left end to its right end (each tile as drawn, doubles
-crosswise), All Fives' spinner arms, which side of which tile touches which,
-and where play may continue. It is fed the placements the engine carried out
+crosswise), All Fives' spinner arms (a tile played on one early, before the
+arms open, is laid there too, as the engine applies it), which side of which
+tile touches which, and where play may continue. It is fed the placements the engine carried out
 (:meth:`Board.place`) and knows no rules of its own beyond that.
 
 Sides are named as the seeds name them: a plain tile's ``low`` and ``high``
-halves; a double's side ``A`` (the one that touched the line first; the left
-side of an opening double) and ``B``; the spinner's ``up`` and ``down`` arms.
+halves; a double's side ``A`` (the one that touched the line first; for the
+opening double, the one the next tile touches, the left one while it lies
+alone) and ``B``; the spinner's ``up`` and ``down`` arms. Nothing but the
+board's own shape names a side or orders the points, so a log and its mirror
+image (the same tiles on the opposite ends) are described alike.
 """
 
 from __future__ import annotations
@@ -58,6 +62,25 @@ class Connection:
     to_side: str
 
 
+#: Of two points on one tile, which the seeds list first: the higher end, side A (the upper arm before the lower).
+SIDE_RANK = {"high": 0, "A": 0, "up": 0, "low": 1, "B": 1, "down": 1}
+
+
+def seed_order(side: str, value: float, placed: int, lone: bool) -> tuple[float, ...]:
+    """The sort key of a continuation point in the seeds' order (000, 002, 003 list the same seven boards).
+
+    A lone tile lists its own sides, the higher end (side A) first: ``[1|4]
+    (higher end, 4); [1|4] (lower end, 1)``. Otherwise the points go by the
+    value a tile placed there must match, lowest first, as the seeds name the
+    free values ("wolne wartości to 1 i 4", "Kontynuuj od 3 lub 6"); equal
+    values by the tile ``placed`` first, then by side (up before down). Left
+    and right play no part, so a log and its mirror image (the same tiles on
+    the opposite ends) list the same points in the same order.
+    """
+    rank = SIDE_RANK.get(side, 2)
+    return (rank,) if lone else (value, placed, rank)
+
+
 @dataclass(frozen=True)
 class OpenPoint:
     """A legal continuation point: a tile's free side, the value a tile placed there must match, and the end."""
@@ -91,8 +114,10 @@ class Board:
             self.chain.append(piece)
             self._maybe_spinner(piece)
             return
-        value = self.value(end)
+        value = self.value(end) if end in (LEFT, RIGHT) or self.arms_open else self._arm_end(end)
         outer = halves[1] if halves[0] == value else halves[0]
+        if end == RIGHT and len(self.placed) == 2 and self.chain[0].double:
+            self.chain[0].side_a = 1  # the opening double's side A is the one first touched, whichever end
         touching = self._end_piece_side(end)
         if end == LEFT:
             piece = Piece(tile, (outer, value), side_a=1)  # type: ignore[arg-type]
@@ -134,6 +159,13 @@ class Board:
             return self.spinner, end  # type: ignore[return-value]
         return arm[-1], arm[-1].side(1)
 
+    def _arm_end(self, end: str) -> int | None:
+        """The value an arm's next tile matches, open or not (an early play, M212 applied, starts it)."""
+        if self.spinner is None:
+            return None
+        arm = self.arms[end]
+        return arm[-1].show[1] if arm else self.spinner.show[0]
+
     def value(self, end: str) -> int | None:
         """The value a tile placed on ``end`` must match (None when that end is not open)."""
         if not self.chain:
@@ -144,15 +176,10 @@ class Board:
             return self.chain[-1].show[1]
         if not self.arms_open:
             return None
-        arm = self.arms[end]
-        return arm[-1].show[1] if arm else self.spinner.show[0]  # type: ignore[union-attr]
+        return self._arm_end(end)
 
     def open_points(self) -> list[OpenPoint]:
-        """Where play may continue, as the seeds list them.
-
-        Left to right along the chain (two points on one tile: a plain tile's
-        higher end first, a double's side A first), then the arms, up and down.
-        """
+        """Where play may continue, as the seeds list them (:func:`seed_order`), the same for a mirrored log."""
         if not self.chain:
             return []
         points = []
@@ -161,9 +188,9 @@ class Board:
             if value is not None:
                 piece, side = self._end_piece_side(end)
                 points.append(OpenPoint(label(piece.tile), side, value, end))
-        if len(self.chain) == 1 and points[0].side in ("low", "B"):
-            points[0], points[1] = points[1], points[0]
-        return points
+        placed = {label(tile): index for index, tile in enumerate(self.placed)}
+        lone = len(self.placed) == 1
+        return sorted(points, key=lambda point: seed_order(point.side, point.value, placed[point.tile], lone))
 
     def __repr__(self) -> str:
         def drawn(pieces: list[Piece]) -> str:

@@ -63,6 +63,8 @@ def explain_points(match: Match, score: RoundScore, seat: int) -> str:
     names, pips = match.names, score.pips
     awarded = score.end_points[seat]
     reason, winner = score.reason, score.winner
+    if reason == "target" and winner is not None:
+        return f"{names[winner]} reached the target ({match.target}): nobody takes end-of-round points, 0"
     if reason != "domino" and reason != "blocked":
         return f"the replay gives {awarded}"
     if match.profile.name != "draw":  # All Fives: every player loses the pips left, rounded to five
@@ -188,6 +190,8 @@ def why_winner(match: Match, score: RoundScore) -> str:
     """Why the round's winner is who the replay says (for R302)."""
     if score.reason == "domino":
         return f"{match.names[score.winner]} went out"  # type: ignore[index]
+    if score.reason == "target":
+        return f"{match.names[score.winner]} reached the target ({match.target})"  # type: ignore[index]
     if score.reason == "blocked" and match.profile.name != "draw":
         return f"a blocked round of {match.profile.title} has no winner"
     totals = ", ".join(f"{name} {pips}" for name, pips in zip(match.names, score.pips))

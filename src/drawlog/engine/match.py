@@ -17,7 +17,7 @@ from ..errors import Fault
 from .claims import STRANGERS_LISTED, match_claims, more_strangers, round_claims
 from .profiles import DRAW, GameRules
 from .rounds import Round
-from .scoring import UNDECIDED, RoundScore, match_result
+from .scoring import UNDECIDED, RoundScore
 from .tiles import FULL_SET, label, labels, tile_bit, tile_count, tile_id
 
 MIN_PLAYERS: Final = 2
@@ -269,7 +269,9 @@ class Match:
                logged_number: int | None) -> Round:
         self.rounds_started = number
         self.logged_round = logged_number if logged_number is not None else number
-        state = self.profile.new_round(self.names, opener, hands, stock, stock_order, number, self._reserve)
+        # (a match decided already plays no target: the rounds logged after it are R305)
+        state = self.profile.new_round(self.names, opener, hands, stock, stock_order, number, self._reserve,
+                                       None if self.result.decided else self.scores, self.target)
         self.round = state
         self.round_open = True
         return state
@@ -332,9 +334,10 @@ class Match:
     def settle_round(self) -> RoundScore:
         """Add the round in play's points to the scores and check the target.
 
-        The first settled round that brings a score to the target decides the
-        match: rounds logged after it (R305) still add their points, but never
-        change the result.
+        The first settled round that decides the match (Draw: a score reaches the
+        target; All Fives: a play reached it, ending the round ``target``)
+        decides it: rounds logged after it (R305) still add their points, but
+        never change the result.
         """
         state = self.round
         assert state is not None
@@ -344,7 +347,7 @@ class Match:
         self.round_points.append(score.points)
         self.round_open = False
         if not self.result.decided:
-            self.result = match_result(self.scores, self.target)
+            self.result = self.profile.result_after(self.scores, self.target, state)
         return score
 
     # -- the end -----------------------------------------------------------

@@ -17,7 +17,8 @@ from typing import Final, NamedTuple
 
 from ..errors import Fault
 from .allfives import FivesRound
-from .rounds import DOMINO, Round
+from .rounds import DOMINO, TARGET, Round
+from .scoring import UNDECIDED, MatchResult, match_result, won_by
 from .tiles import TILE_COUNT
 
 
@@ -43,9 +44,14 @@ class Profile:
         return self._targets[0] if players <= 2 else self._targets[1]
 
     def new_round(self, names: tuple[str, ...], opener: int, hands: list[int], stock: int,
-                  stock_order: list[int] | None, number: int, reserve: int) -> Round:
-        """The state of a new deal."""
+                  stock_order: list[int] | None, number: int, reserve: int,
+                  scores: list[int] | None = None, target: int | None = None) -> Round:
+        """The state of a new deal (``scores`` before it and ``target``: All Fives checks it after every play)."""
         return Round(names, opener, hands, stock, stock_order, number, reserve)
+
+    def result_after(self, scores: list[int], target: int, settled: Round) -> MatchResult:
+        """The match result once ``settled`` is added to ``scores``. Draw: the highest score reaching the target."""
+        return match_result(scores, target)
 
     def next_opener(self, previous: Round) -> int | None:
         """Who must open the round after ``previous`` (None: any player). Draw: the seat after its opener."""
@@ -65,12 +71,21 @@ class Profile:
 
 
 class AllFivesProfile(Profile):
-    """All Fives: no reserve, scoring during play, and the player who went out opens the next round."""
+    """All Fives: no reserve, scoring during play, and the first to reach the target wins at once.
+
+    The player who went out opens the next round.
+    """
 
     def new_round(self, names: tuple[str, ...], opener: int, hands: list[int], stock: int,
-                  stock_order: list[int] | None, number: int, reserve: int) -> Round:
-        """The state of a new All Fives deal."""
-        return FivesRound(names, opener, hands, stock, stock_order, number, reserve)
+                  stock_order: list[int] | None, number: int, reserve: int,
+                  scores: list[int] | None = None, target: int | None = None) -> Round:
+        """The state of a new All Fives deal: the target (with the scores before it) ends it at once."""
+        return FivesRound(names, opener, hands, stock, stock_order, number, reserve, scores, target)
+
+    def result_after(self, scores: list[int], target: int, settled: Round) -> MatchResult:
+        """Only a play decides an All Fives match (``target``): end-of-round points never reach the target."""
+        winner = settled.winner
+        return won_by(winner) if settled.reason == TARGET and winner is not None else UNDECIDED
 
     def next_opener(self, previous: Round) -> int | None:
         """The player who went out; after a blocked (or unfinished) round, any player."""

@@ -32,6 +32,8 @@ MAX_MISSING_DRAWS: Final = 2
 
 DOMINO: Final = "domino"
 BLOCKED: Final = "blocked"
+#: All Fives (format v1.2): a play brought the player's score to the match target, which ends round and match.
+TARGET: Final = "target"
 
 _CLEAN: Final[tuple[Fault, ...]] = ()
 
@@ -109,8 +111,15 @@ class Round:
 
     @property
     def is_over(self) -> bool:
-        """Whether the round ended by domino or block."""
+        """Whether the round ended (domino, block, or All Fives' target)."""
         return self.reason is not None
+
+    def ended_text(self) -> str:
+        """How the round ended, for messages: ``domino: ann went out``, ``blocked: every player passed``."""
+        winner = self.winner
+        how = "every player passed" if winner is None or self.reason != DOMINO \
+            else f"{self.names[winner]} went out"
+        return f"{self.reason}: {how}"
 
     def playable(self, seat: int) -> int:
         """The bit set of the seat's tiles that fit the line now."""
@@ -486,7 +495,5 @@ def _out_of_turn(state: Round, seat: int, verb: str) -> Fault:
 
 
 def _over(state: Round, verb: str) -> Fault:
-    how = "every player passed" if state.winner is None or state.reason != DOMINO \
-        else f"{state.names[state.winner]} went out"
-    return Fault("M209", f"{verb} after the round ended ({state.reason}: {how})", True)
+    return Fault("M209", f"{verb} after the round ended ({state.ended_text()})", True)
 

@@ -80,14 +80,16 @@ def score_fives_round(hands: list[int], reason: str | None, winner: int | None,
                       play_points: list[int]) -> RoundScore:
     """Score an All Fives round: each seat loses its pips left, rounded to five; play points stay.
 
-    ``winner`` is who went out (domino); a blocked round has none. A round that
-    is not over keeps its play points and settles nothing at its end.
+    ``winner`` is who went out (domino), or whose play reached the match target
+    (``target``: nobody loses anything at the end then); a blocked round has
+    none. A round that is not over keeps its play points and settles nothing at
+    its end.
     """
     pips = tuple(pip_total(hand) for hand in hands)
     over = reason == "domino" or reason == "blocked"
     end = tuple(-round_to_five(left) for left in pips) if over else (0,) * len(hands)
     played = tuple(play_points)
-    return _round_score(reason, winner if reason == "domino" else None,
+    return _round_score(reason, winner if reason == "domino" or reason == "target" else None,
                         tuple(a + b for a, b in zip(end, played)), pips, end, played)
 
 
@@ -106,6 +108,11 @@ UNDECIDED: Final = MatchResult(False, None, False)
 def default_target(players: int) -> int:
     """Draw's standard target: 100 points with 2 players, 61 with 3 or 4."""
     return 100 if players == 2 else 61
+
+
+def won_by(seat: int) -> MatchResult:
+    """The result of a match ``seat`` won outright (All Fives: the first to reach the target)."""
+    return _NEW_TUPLE(MatchResult, (True, seat, False))
 
 
 def match_result(scores: list[int], target: int) -> MatchResult:

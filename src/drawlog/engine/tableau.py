@@ -4,7 +4,10 @@ Every double lies crosswise; **the first double placed in the round is the
 spinner**. Its two sides continue the line (``left`` / ``right``); a spinner
 placed on an end already touches a tile on one side. Once both sides carry a
 tile, its two other ends open as ``up`` and ``down``, each an arm that grows
-like an end of the line.
+like an end of the line. An arm may also be started early (format v1.2: a
+play on it before it is open is ``M212`` but applied when the tile matches the
+spinner, or the arm's end): its tiles count from then on, and it keeps them
+when the arms open.
 
 The count after each placement is what a player scores when it is a positive
 multiple of five (:meth:`Tableau.count`).
@@ -24,13 +27,15 @@ class Tableau(Line):
     """The open ends of an All Fives tableau.
 
     ``left`` / ``right`` are the line's open values (as in Draw); ``up`` / ``down``
-    the arms' (``None`` until the spinner's both sides are covered; the
-    spinner's value while an arm is empty). ``*_double`` says whether the tile at
-    that end is a double (it counts both halves).
+    the arms' ends (``None`` while an arm is neither open nor started early; the
+    spinner's value while an open arm is empty). ``arms_open`` says whether the
+    spinner's both sides are covered, so that ``up`` and ``down`` take tiles
+    (:meth:`value` gives ``None`` for them before). ``*_double`` says whether the
+    tile at that end is a double (it counts both halves).
     """
 
     __slots__ = ("up", "down", "left_double", "right_double", "up_double", "down_double",
-                 "spinner", "left_spinner", "right_spinner", "up_length", "down_length")
+                 "spinner", "left_spinner", "right_spinner", "up_length", "down_length", "arms_open")
 
     def __init__(self) -> None:
         super().__init__()
@@ -47,6 +52,8 @@ class Tableau(Line):
         self.right_spinner = False
         self.up_length = 0
         self.down_length = 0
+        #: Whether ``up`` and ``down`` are open (the spinner's both sides are covered).
+        self.arms_open = False
 
     def copy(self) -> Tableau:
         """An independent copy."""
@@ -57,14 +64,10 @@ class Tableau(Line):
         twin.up_double, twin.down_double = self.up_double, self.down_double
         twin.left_spinner, twin.right_spinner = self.left_spinner, self.right_spinner
         twin.up_length, twin.down_length = self.up_length, self.down_length
+        twin.arms_open = self.arms_open
         return twin
 
     # -- queries -----------------------------------------------------------
-
-    @property
-    def arms_open(self) -> bool:
-        """Whether ``up`` and ``down`` are open (the spinner's both sides are covered)."""
-        return self.up is not None
 
     def fitting(self) -> int:
         """The bit set of tiles that can be placed now (every tile on an empty tableau)."""
@@ -72,7 +75,7 @@ class Tableau(Line):
         if left is None or right is None:
             return FULL_SET
         fits = SUIT[left] | SUIT[right]
-        if up is not None and down is not None:
+        if self.arms_open and up is not None and down is not None:
             fits |= SUIT[up] | SUIT[down]
         return fits
 
@@ -82,17 +85,32 @@ class Tableau(Line):
             return self.left
         if end == RIGHT:
             return self.right
+        if not self.arms_open:
+            return None
         if end == UP:
             return self.up
         if end == DOWN:
             return self.down
         return None
 
+    def early_value(self, end: str) -> int | None:
+        """The value an early play on the arm ``end`` (before the arms open) must match to be applied.
+
+        The arm's end once a tile was placed on it early, else the spinner's
+        value; ``None`` with no spinner (nothing can be placed there).
+        """
+        if end == UP and self.up is not None:
+            return self.up
+        if end == DOWN and self.down is not None:
+            return self.down
+        spinner = self.spinner
+        return TILES[spinner][0] if spinner != NO_SPINNER else None
+
     def open_ends(self) -> list[str]:
         """The ends a tile may go on now, in the order ``left``, ``right``, ``up``, ``down``."""
         if self.left is None:
             return []
-        return [LEFT, RIGHT, UP, DOWN] if self.up is not None else [LEFT, RIGHT]
+        return [LEFT, RIGHT, UP, DOWN] if self.arms_open else [LEFT, RIGHT]
 
     def ends_for(self, halves: tuple[int, int]) -> list[str]:
         """The open ends the tile matches, in the order of :meth:`open_ends`."""
@@ -109,6 +127,8 @@ class Tableau(Line):
             if found is not None:
                 return None
             found = RIGHT
+        if not self.arms_open:
+            return found
         if up is not None and (up == a or up == b):
             if found is not None:
                 return None
@@ -125,7 +145,8 @@ class Tableau(Line):
         A lone tile counts its total pips; otherwise ``left`` and ``right`` count
         the exposed half of their end tile (both halves for a double, the spinner
         too while one of its sides is open), and each arm counts nothing while
-        empty, then the exposed half of its end tile (both halves for a double).
+        empty, then the exposed half of its end tile (both halves for a double),
+        an arm started early (before it opened) as well.
         """
         left, right = self.left, self.right
         if left is None or right is None:
@@ -134,17 +155,19 @@ class Tableau(Line):
             return left + right
         total = (left << 1 if self.left_double else left) + (right << 1 if self.right_double else right)
         up, down = self.up, self.down
-        if up is not None and down is not None:
-            if self.up_length:
-                total += up << 1 if self.up_double else up
-            if self.down_length:
-                total += down << 1 if self.down_double else down
+        if self.up_length and up is not None:
+            total += up << 1 if self.up_double else up
+        if self.down_length and down is not None:
+            total += down << 1 if self.down_double else down
         return total
 
     # -- placing -----------------------------------------------------------
 
     def place_tile(self, halves: tuple[int, int], end: str) -> None:
-        """Place a tile that matches ``end`` (any end on an empty tableau: it opens as written)."""
+        """Place a tile that matches ``end`` (any end on an empty tableau: it opens as written).
+
+        An arm not open yet takes a tile that matches :meth:`early_value` (an early play, applied).
+        """
         a, b = halves
         double = a == b
         self.length += 1
@@ -155,7 +178,7 @@ class Tableau(Line):
                 self.spinner = TILE_ID[halves]
                 self.left_spinner = self.right_spinner = True
             return
-        value = self.value(end)
+        value = self.value(end) if end == LEFT or end == RIGHT or self.arms_open else self.early_value(end)
         exposed = b if value is not None and a == value else a
         new_spinner = double and self.spinner == NO_SPINNER
         if new_spinner:
@@ -170,13 +193,19 @@ class Tableau(Line):
         else:
             self.down, self.down_double = exposed, double
             self.down_length += 1
-        if self.up is None and self.spinner != NO_SPINNER and not self.left_spinner and not self.right_spinner:
-            self.up = self.down = TILES[self.spinner][0]
+        if not self.arms_open and self.spinner != NO_SPINNER and not self.left_spinner and not self.right_spinner:
+            self.arms_open = True
+            spinner_value = TILES[self.spinner][0]
+            if self.up is None:
+                self.up = spinner_value
+            if self.down is None:
+                self.down = spinner_value
 
     def __repr__(self) -> str:
         if self.left is None:
             return "Tableau(empty)"
-        arms = f", up={self.up}, down={self.down}" if self.up is not None else ""
+        arms = f", up={self.up}, down={self.down}" if self.arms_open else \
+            "".join(f", {end}={value} (early)" for end, value in ((UP, self.up), (DOWN, self.down)) if value is not None)
         return f"Tableau(left={self.left}, right={self.right}{arms}, length={self.length})"
 
 

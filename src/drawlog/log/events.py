@@ -13,8 +13,17 @@ from typing import Annotated, Any, Literal, Union
 import msgspec
 
 FORMAT_VERSION = 1
-#: The minor version: v1.1 adds house rules (``rules``), All Fives and a play's ``points``.
-FORMAT_MINOR = 1
+#: The minor version of the log format this drawlog reads (``LOG_FORMAT``: "1.2").
+FORMAT_MINOR = 2
+#: The log format as a string, written into the tables' manifest and printed by ``--version``.
+LOG_FORMAT = f"{FORMAT_VERSION}.{FORMAT_MINOR}"
+#: What each minor version of the log format changed (the manifest's ``log_format_changes``).
+LOG_FORMAT_CHANGES = {
+    "1.1": "house rules (match_start.rules), the All Fives variant, a play's claimed points (R308)",
+    "1.2": "All Fives: the target is checked after every play and wins at once (round_end reason \"target\"); "
+           "an early play on the spinner's arm (M212) is applied when the tile matches; match_end.forfeit; "
+           "W405 for a ts that is not RFC 3339",
+}
 
 Pip = Annotated[int, msgspec.Meta(ge=0, le=6, description="one half of a tile, 0 (blank) to 6")]
 Tile = Annotated[
@@ -142,7 +151,7 @@ class RoundEnd(Event, tag="round_end"):
     """The log's claim of a round's result (checked, never trusted)."""
 
     round: Annotated[int, msgspec.Meta(ge=1)]
-    reason: Literal["domino", "blocked"]
+    reason: Literal["domino", "blocked", "target"]
     winner: Player | None
     points: dict[str, Int64]
     hands: dict[str, list[Tile]] | None = None

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -201,11 +201,24 @@ class FaultPlan:
             state.apply_pass(seat)
             return Pass(match=match_id, player=player)
         if kind == "M212" and not state.tableau.is_empty and not state.tableau.arms_open:
-            tile = self.rng.choice(list(members(state.hands[seat])))
-            return Play(match=match_id, player=player, tile=TILES[tile], end=self.rng.choice(("up", "down")))
+            return self._early_arm_play(state, seat, match_id)
         if kind == "M202":
             return Play(match=match_id, player=player, tile=TILES[self._held_elsewhere(state, seat)], end="left")
         return None
+
+    def _early_arm_play(self, state: FivesRound, seat: int, match_id: str) -> Play:
+        """M212: any tile of the hand on ``up`` or ``down`` before they open, replayed as the validator will.
+
+        A tile that matches the spinner (or the arm's end) is placed there (v1.2): it scores what the
+        count gives, and may even end the round; any other tile, or any tile with no spinner, is not.
+        """
+        halves = TILES[self.rng.choice(list(members(state.hands[seat])))]
+        end: Literal["up", "down"] = self.rng.choice(("up", "down"))  # type: ignore[assignment]
+        faults = state.try_play(seat, halves, end)
+        assert [fault.code for fault in faults] == ["M212"], faults
+        applied = not faults[0].impossible
+        return Play(match=match_id, player=state.names[seat], tile=halves, end=end,
+                    points=state.last_points if applied else None)
 
     def _held_elsewhere(self, state: Round, seat: int) -> int:
         """A tile another player holds."""

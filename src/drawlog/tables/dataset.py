@@ -23,6 +23,7 @@ from ..check.pool import is_standard_input
 from ..check.validator import Validator
 from ..check.violations import Summary, Violation
 from ..errors import InputError, NothingRead, OutputError
+from ..log.events import LOG_FORMAT, LOG_FORMAT_CHANGES
 from ..log.reader import Source, expand_paths
 from .output import MANIFEST, OutputFolder, recover
 from .partitions import keeps_keys, write_partitioned
@@ -194,6 +195,7 @@ def _write_manifest(staging: Path, paths: list[str], partition_by: str | None, s
     manifest = {
         "drawlog": __version__, "table_format": TABLE_FORMAT,
         "changes": {str(version): change for version, change in TABLE_CHANGES.items()},
+        "log_format": LOG_FORMAT, "log_format_changes": LOG_FORMAT_CHANGES,
         "written": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "inputs": paths, "partition_by": partition_by, "rows": rows,
         "summary": msgspec.to_builtins(summary),

@@ -20,7 +20,7 @@ VARIANTS = tuple(PROFILES)
 
 #: The leaderboard's columns after its keys; ``drawlog players --sort`` takes any of them, or a key.
 LEADERBOARD_COLUMNS = ("matches", "invalid_matches", "match_wins", "win_share", "rating", "rating_sigma", "rounds", "rounds_won_domino",
-                       "rounds_won_blocked", "points_per_round", "pips_left_per_lost_round", "draws_per_turn",
+                       "rounds_won_blocked", "rounds_won_target", "points_per_round", "pips_left_per_lost_round", "draws_per_turn",
                        "voluntary_draw_share", "passes", "violations", "violations_per_100_moves")
 #: Columns sorted smallest first (names, and counts where less is better); the others largest first.
 ASCENDING = frozenset({"player", "variant", "tournament", "table_name", "file", "rating_sigma",
@@ -98,7 +98,9 @@ def leaderboard(folder: str | Path, by: str | None = None, sort: str = "rating",
     ``match_wins``, ``win_share`` and ``rating`` count valid finished matches
     (see :data:`FINISHED`; ``include_invalid`` counts the invalid ones too);
     ``invalid_matches`` is how many of the player's finished matches had an
-    error. Round results count the rounds that ended and the habits every move,
+    error. Round results count the rounds that ended (``rounds_won_target``: the
+    All Fives rounds the player ended by a play reaching the target, which won
+    the match) and the habits every move,
     in any match. A share whose denominator is 0 is null. ``rating`` is the
     player's overall one in that variant. Sorted by ``sort``, best first
     (:data:`ASCENDING`), or the other way with ``reverse``.
@@ -128,6 +130,7 @@ def leaderboard(folder: str | Path, by: str | None = None, sort: str = "rating",
             ended.sum().alias("rounds"),
             (pl.col("won") & (pl.col("reason") == "domino")).sum().alias("rounds_won_domino"),
             (pl.col("won") & (pl.col("reason") == "blocked")).sum().alias("rounds_won_blocked"),
+            (pl.col("won") & (pl.col("reason") == "target")).sum().alias("rounds_won_target"),
             pl.col("points").filter(ended).mean().alias("points_per_round"),
             pl.col("pips_left").filter(ended & ~pl.col("won")).mean().alias("pips_left_per_lost_round"),
             pl.col("plays").sum().alias("plays"),
@@ -148,7 +151,8 @@ def leaderboard(folder: str | Path, by: str | None = None, sort: str = "rating",
         .join(per_round, on=keys, how="left", nulls_equal=True)
         .join(moves, on=keys, how="left", nulls_equal=True)
         .join(faults, on=keys, how="left", nulls_equal=True)
-        .with_columns(pl.col("matches", "invalid_matches", "match_wins", "rounds", "rounds_won_domino", "rounds_won_blocked", "plays",
+        .with_columns(pl.col("matches", "invalid_matches", "match_wins", "rounds", "rounds_won_domino", "rounds_won_blocked",
+                             "rounds_won_target", "plays",
                              "draws", "voluntary_draws", "passes", "moves", "violations").fill_null(0))
         .with_columns(
             _share(pl.col("match_wins"), pl.col("matches")).alias("win_share"),

@@ -6,7 +6,8 @@ state, never from the log's claims (those get their own ``claimed_*``
 columns). Draw and All Fives share the tables: ``variant`` names the game in
 each of them; All Fives fills ``moves.points`` (what a placement scored; 0 for
 any other move, and always in Draw), ``moves.up_end``/``down_end`` (the spinner's
-arms, null while closed), ``rounds.spinner`` and ``players.play_points``
+arms, null while closed, even when an early play started one), ``rounds.spinner``, ``rounds.reason``
+``target`` (a play reached the match target) and ``players.play_points``
 (``players.points`` = ``play_points`` + ``end_points``). A match a player
 forfeits (format v1.2) names them in ``matches.forfeit`` (and why in
 ``forfeit_reason``); its ``winner`` is the forfeit's. Rows go to the
@@ -354,7 +355,7 @@ def _note_fives(moves: MoveSink, state: FivesRound, placed: bool, claimed: int |
     """Note an All Fives move's extras: what it scored (0 unless a tile was placed), its claim, the arms."""
     points = state.last_points if placed else 0
     tableau = state.tableau
-    up, down = tableau.up, tableau.down
+    up, down = (tableau.up, tableau.down) if tableau.arms_open else (None, None)
     if points or claimed is not None or up is not None:
         moves.add_extras(points, claimed, NO_PIP if up is None else up, NO_PIP if down is None else down)
 

@@ -21,6 +21,8 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
+from .language import in_variant
+from .points import ordered_points
 from .terminal import shown
 
 Frame = Mapping[str, Any]
@@ -41,25 +43,33 @@ def printable(value: object) -> str:
     return shown(value if isinstance(value, str) else str(value))
 
 
-def _side(catalog: Catalog, code: str) -> str:
+def _side(catalog: Catalog, code: str, spinner: bool = False) -> str:
+    """The name of a side: the spinner's own (seed 004's *boki*, *końcówki*) when the tile is the spinner."""
+    if spinner and f"spinner.side.{code}" in catalog:
+        return catalog[f"spinner.side.{code}"]
     return catalog.get(f"side.{code}", code)
 
 
 def describe(board: Mapping[str, Any], catalog: Catalog) -> str:
     """The seeds' sentence for a board: ``Tiles: …. Connections: …. Legal continuation points: ….``
 
-    Tiles in the order placed; connections ``tile (side) – tile (side)``
+    Tiles in the order placed; connections ``tile (side) – tile (side)`` (the
+    spinner's sides by their own names, ``spinner.side.*``, where a catalog has them)
     joined with ``; ``; continuation points ``tile (side, value)`` in the
-    board's ``open`` order; ``none`` (in the catalog's words) for an empty part.
+    seeds' order (:func:`~drawlog.views.points.ordered_points`: the same for a
+    log and its mirror image); ``none`` (in the catalog's words) for an empty part.
     """
     none = catalog["none"]
+    spinner = board.get("spinner")
     tiles = ", ".join(board.get("tiles") or ()) or none
     connections = "; ".join(
-        f"{link['tile']} ({_side(catalog, link['side'])}) – {link['to_tile']} ({_side(catalog, link['to_side'])})"
+        f"{link['tile']} ({_side(catalog, link['side'], link['tile'] == spinner)}) – "
+        f"{link['to_tile']} ({_side(catalog, link['to_side'], link['to_tile'] == spinner)})"
         for link in board.get("connections") or ()
     ) or none
     points = "; ".join(
-        f"{point['tile']} ({_side(catalog, point['side'])}, {point['value']})" for point in board.get("open") or ()
+        f"{point['tile']} ({_side(catalog, point['side'], point['tile'] == spinner)}, {point['value']})"
+        for point in ordered_points(board)
     ) or none
     return f"{catalog['tiles']}: {tiles}. {catalog['connections']}: {connections}. {catalog['legal_points']}: {points}."
 
@@ -87,8 +97,10 @@ def frame_lines(frame: Frame, catalog: Catalog, width: int = 80) -> list[Text]:
     """One frame of the text view as lines of rich text, none wider than ``width``.
 
     The drawing of the line of play breaks between tiles; the other lines
-    are indented, and wrap under their indentation.
+    are indented, and wrap under their indentation. The words are the
+    catalog's for the frame's variant (:func:`~drawlog.views.language.in_variant`).
     """
+    catalog = in_variant(catalog, frame.get("variant"))
     lines = _indented([event_text(frame, catalog)], width, indent="")
     body: list[Text] = _violation_lines(frame, catalog)
     board = frame.get("board")
@@ -146,7 +158,11 @@ def _pairs(mapping: Any) -> str:
 
 
 def event_text(frame: Frame, catalog: Catalog) -> Text:
-    """The heading of a frame: ``line 12  play  ann [1|4] right`` (log strings literal)."""
+    """The heading of a frame in the seeds' words: ``line 12  Placed [1|4]  ann  right`` (log strings literal).
+
+    A move is headed as the seeds head their boards (*Dołożono [1|4]*,
+    *Oynanan [1|4]*, *Colocada [1|4]*), then who made it and on which end.
+    """
     kind = str(frame.get("type") or "")
     event = frame.get("event")
     event = event if isinstance(event, Mapping) else {}
@@ -154,6 +170,8 @@ def event_text(frame: Frame, catalog: Catalog) -> Text:
     text.append(f"{catalog['line']} {printable(frame.get('line'))}", style=STYLES["heading"])
     text.append("  ")
     text.append(catalog.get(f"event.{kind}", printable(kind)), style=STYLES["event"])
+    if kind in ("draw", "play") and event.get("tile") is not None:
+        text.append(f" {_tile(event['tile'])}", style=STYLES["event"])  # the seeds' heading: "Dołożono [1|4]"
     parts: list[str] = []
     if kind == "match_start":
         parts.append(printable(event.get("match", frame.get("match"))))
@@ -167,12 +185,9 @@ def event_text(frame: Frame, catalog: Catalog) -> Text:
         parts.append(f"{catalog['round']} {printable(event.get('round'))}")
         parts.append(f"{catalog['opener']} {printable(event.get('opener'))}")
     elif kind in ("draw", "play", "pass"):
-        who = printable(event.get("player"))
-        if kind != "pass":
-            who += f" {_tile(event.get('tile'))}"
+        parts.append(printable(event.get("player")))
         if kind == "play" and event.get("end") is not None:
-            who += " " + catalog.get(f"end.{event['end']}", printable(event["end"]))
-        parts.append(who)
+            parts.append(catalog.get(f"end.{event['end']}", printable(event["end"])))
         if kind == "play" and event.get("points") is not None:
             parts.append(f"{catalog['points']} {printable(event['points'])}")
     elif kind == "round_end":
@@ -210,6 +225,12 @@ def _violation_lines(frame: Frame, catalog: Catalog) -> list[Text]:
             line.append(f"  {printable(violation['player'])}:")
         line.append(f"  {printable(violation.get('message', ''))}")
         lines.append(line)
+        code = violation.get("code")
+        if f"rule.{code}.name" in catalog:  # the rule in the replay's language
+            rule = Text("  ")
+            rule.append(catalog[f"rule.{code}.name"], style=STYLES["heading"])
+            rule.append(f": {catalog[f'rule.{code}.summary']}", style=STYLES["dim"])
+            lines.append(rule)
     return lines
 
 

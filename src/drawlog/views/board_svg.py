@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from .points import ordered_points
+
 #: The side of one half of a tile; a tile is two units long and one unit wide.
 UNIT = 30
 #: The space between two tiles.
@@ -153,14 +155,14 @@ def board_svg(board: Mapping[str, Any]) -> str:
                                  (outer, inner) if sign < 0 else (inner, outer))
                 arm_ends[end] = y + sign * length
                 y += sign * (length + GAP)
-    for point in board.get("open") or ():
-        end = point.get("end")
-        if end == "left":
+    for point in ordered_points(board):  # the marks in the seeds' order, as the text lists them
+        where = point.get("end")
+        if where == "left":
             drawing.marker(point, -GAP, 0)
-        elif end == "right":
+        elif where == "right":
             drawing.marker(point, chain_end + GAP, axis)
-        elif end in ("up", "down") and spinner_x is not None:
-            drawing.marker(point, spinner_x, arm_ends[end] + (GAP if end == "down" else -GAP))
+        elif where in ("up", "down") and spinner_x is not None:
+            drawing.marker(point, spinner_x, arm_ends[where] + (GAP if where == "down" else -GAP))
     return _document(drawing)
 
 

@@ -26,7 +26,7 @@ _SHARE, _DECIMAL, _COUNT, _TEXT = "share", "decimal", "count", "text"
 LEADERBOARD = (("player", _TEXT), ("variant", _TEXT), ("matches", _COUNT), ("match_wins", _COUNT),
                ("win_share", _SHARE), ("rating", _DECIMAL), ("rating_sigma", _DECIMAL),
                ("invalid_matches", _COUNT), ("rounds", _COUNT), ("rounds_won_domino", _COUNT),
-               ("rounds_won_blocked", _COUNT), ("points_per_round", _DECIMAL),
+               ("rounds_won_blocked", _COUNT), ("rounds_won_target", _COUNT), ("points_per_round", _DECIMAL),
                ("pips_left_per_lost_round", _DECIMAL), ("draws_per_turn", _DECIMAL),
                ("voluntary_draw_share", _SHARE), ("passes", _COUNT), ("violations", _COUNT),
                ("violations_per_100_moves", _DECIMAL))

@@ -21,7 +21,7 @@ from ..atomic import atomic_file
 CHARTS = (
     ("points", "Points per round, by how the round ended",
      ("How many rounds scored each number of points (the winner's change of score), for rounds won by going "
-      "out (domino) and blocked rounds.")),
+      "out (domino), blocked rounds, and All Fives rounds a play ended by reaching the match target (target).")),
     ("stock", "Stock left at the end of rounds",
      "How many tiles were still in the stock (the boneyard in All Fives) when each round ended."),
     ("voluntary", "Voluntary-draw share per player",
@@ -37,6 +37,8 @@ CHARTS = (
 )
 
 WIDTH, HEIGHT = 420, 220
+#: How a round ends (``rounds.reason``), in the charts' colour order.
+REASONS = ("domino", "blocked", "target")
 
 
 def _data(records: list[dict[str, Any]]) -> Any:
@@ -62,7 +64,7 @@ def _points(data: dict[str, Any]) -> Any:
     chart = alt.Chart(_data(records)).mark_bar().encode(
         x=alt.X("points:Q", bin=alt.Bin(maxbins=30), title="points of the round"),
         y=alt.Y("sum(rounds):Q", title="rounds"),
-        color=alt.Color("reason:N", title="ended by", scale=alt.Scale(domain=["domino", "blocked"])),
+        color=alt.Color("reason:N", title="ended by", scale=alt.Scale(domain=list(REASONS))),
         tooltip=[alt.Tooltip("reason:N", title="ended by"), alt.Tooltip("points:Q", bin=alt.Bin(maxbins=30)),
                  alt.Tooltip("sum(rounds):Q", title="rounds")],
     )
@@ -76,7 +78,7 @@ def _stock(data: dict[str, Any]) -> Any:
     chart = alt.Chart(_data(records)).mark_bar().encode(
         x=alt.X("stock_left:O", title="tiles left in the stock"),
         y=alt.Y("sum(rounds):Q", title="rounds"),
-        color=alt.Color("reason:N", title="ended by", scale=alt.Scale(domain=["domino", "blocked"])),
+        color=alt.Color("reason:N", title="ended by", scale=alt.Scale(domain=list(REASONS))),
         tooltip=[alt.Tooltip("stock_left:O", title="stock left"), alt.Tooltip("reason:N", title="ended by"),
                  alt.Tooltip("sum(rounds):Q", title="rounds")],
     )
