@@ -28,6 +28,7 @@ from ..log.reader import (
     too_deep,
     without_long_lines,
 )
+from .hints import json_kind, not_json_hint, shortened
 from .replay import MAX_OPEN_MATCHES, Replay, Table
 from .rules import SEVERITY
 from .violations import MAX_PER_LINE, MAX_PER_MATCH, Reporter, Summary, Violation
@@ -40,13 +41,6 @@ _BLOCK_LINES = 1024
 #: A run of blank lines (whitespace only, as :meth:`bytes.isspace` has it), counted at once.
 _BLANK_RUN = re.compile(rb"(?m)^[ \t\r\n\x0b\x0c]*\n")
 _TOO_DEEP = f"event does not fit the format: nested too deeply (over {MAX_NESTING} levels of arrays and objects)"
-#: What the first F001 of a file adds when the line looks like a piece of a pretty-printed object or of an array.
-PRETTY_HINT = "; this looks like pretty-printed JSON or a JSON array: a log needs one object per line"
-#: ... and when it starts like a Python dict's repr.
-QUOTES_HINT = "; this looks like a Python dict: JSON needs double quotes (json.dumps, not str)"
-#: A line of a pretty-printed object: a member (``"type": "pass",``), or a bracket alone.
-_MEMBER = re.compile(rb'"(?:[^"\\]|\\.)*"\s*:')
-_BRACKETS = frozenset((b"{", b"[", b"}", b"},", b"]", b"],", b"[]", b"{}"))
 
 
 class Validator:
@@ -72,7 +66,7 @@ class Validator:
         self.ignored_in = ignored_in
         #: Called with the byte size of each block of lines read (for progress bars).
         self.on_block: Callable[[int], None] | None = None
-        #: Whether the input being read has had its F001 hint (:data:`PRETTY_HINT`): one an input.
+        #: Whether the input being read has had its F001 hint (:func:`~drawlog.check.hints.not_json_hint`): one an input.
         self._hinted = False
 
     # -- inputs ------------------------------------------------------------
@@ -244,12 +238,10 @@ class Validator:
         """F001 for a line that is not JSON; the input's first one that looks pretty-printed says so."""
         message = f"not valid JSON: {error}"
         if not self._hinted:
-            if _looks_pretty(raw):
+            hint = not_json_hint(raw)
+            if hint:
                 self._hinted = True
-                message += PRETTY_HINT
-            elif raw.lstrip().startswith(b"{'"):
-                self._hinted = True
-                message += QUOTES_HINT
+                message += hint
         self._invalid("F001", message, number)
 
     def _decode_loosely(self, raw: bytes, number: int) -> AnyEvent | None:
@@ -267,7 +259,7 @@ class Validator:
                 self._invalid("F002", "expected a JSON object, got an array of objects: a log needs one "
                                       "object per line, not a JSON array", number)
                 return None
-            self._invalid("F002", f"expected a JSON object, got {_json_kind(obj)}", number)
+            self._invalid("F002", f"expected a JSON object, got {json_kind(obj)}", number)
             return None
         match_id = obj.get("match") if isinstance(obj.get("match"), str) else None
         player = obj.get("player") if isinstance(obj.get("player"), str) else None
@@ -288,7 +280,7 @@ class Validator:
             if isinstance(stamp, str):  # (another type is F002 below)
                 read = timestamp(stamp)
                 if read is None:
-                    self.reporter.emit("W405", f"ts {_shortened(stamp)} is not an RFC 3339 timestamp "
+                    self.reporter.emit("W405", f"ts {shortened(stamp)} is not an RFC 3339 timestamp "
                                                f"(like 2024-05-01T12:00:00Z), ignored", number,
                                        match_id, round_number, player)
                     del obj["ts"]
@@ -372,31 +364,6 @@ def _as_blocks(lines: Iterable[bytes | str]) -> Iterator[bytes | LongLine]:
             batch = []
     if batch:
         yield b"".join(batch)
-
-
-def _looks_pretty(raw: bytes) -> bool:
-    """Whether a line that is not JSON looks like a piece of pretty-printed JSON, or of a JSON array of events."""
-    text = raw.strip()
-    return text in _BRACKETS or _MEMBER.match(text) is not None or text.startswith(b"[{") \
-        or (text.startswith(b"{") and text.endswith(b"},"))
-
-
-def _shortened(text: str, limit: int = 40) -> str:
-    """A logged string as a message quotes it: in JSON, cut after ``limit`` characters."""
-    quoted = msgspec.json.encode(text if len(text) <= limit else text[:limit]).decode()
-    return quoted if len(text) <= limit else quoted[:-1] + '…"'
-
-
-def _json_kind(value: object) -> str:
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, bool):
-        return "a boolean"
-    if value is None:
-        return "null"
-    return "a number"
 
 
 def validate_lines(lines: Iterable[bytes | str] | str | bytes,

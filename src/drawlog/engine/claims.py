@@ -1,7 +1,7 @@
 """What a log claims of a round and a match, against the replay, with messages that show the arithmetic.
 
 :class:`~drawlog.engine.match.Match` asks these functions about a
-``round_end`` (R302, R303) and a ``match_end`` (R305, R306, and a forfeit's
+``round_end`` (R302, R303, R304) and a ``match_end`` (R305, R306, and a forfeit's
 claims, format v1.2). Each message says what the log claims and how the
 replay's number comes about: the opponents' pips of a domino, ``10 − 3 = 7``
 of a blocked round, All Fives' rounded pips, the rounds a final score adds up.
@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Final
 
 from ..errors import Fault
 from .scoring import MatchResult, RoundScore, round_to_five
+from .tiles import labels, tile_id
 
 if TYPE_CHECKING:
     from .match import Match
@@ -81,6 +82,36 @@ def explain_points(match: Match, score: RoundScore, seat: int) -> str:
             return f"{names[seat]} went out: {names[1 - seat]}'s pips, {awarded}"
         return f"{names[seat]} went out: the opponents' pips, {' + '.join(map(str, others))} = {awarded}"
     return f"blocked with totals {totals}: {' + '.join(map(str, others))} {MINUS} {pips[seat]} = {awarded}"
+
+
+def revealed_claims(match: Match, hands: Mapping[str, Sequence[tuple[int, int]]]) -> list[Fault]:
+    """R304: the hands a ``round_end`` reveals against the hands the replay leaves (players left out unchecked)."""
+    state = match.round
+    assert state is not None
+    wrong = []
+    strangers = 0
+    for name, tiles in hands.items():
+        seat = match.seat_of.get(name)
+        if seat is None:
+            strangers += 1
+            if strangers <= STRANGERS_LISTED:
+                wrong.append(f"reveals a hand for {name}, who is not a player")
+            continue
+        revealed = 0
+        for halves in tiles:
+            revealed |= 1 << tile_id(halves)
+        held = state.hands[seat]
+        if revealed != held or len(tiles) != revealed.bit_count():
+            parts = []
+            if held & ~revealed:
+                parts.append(f"leaves out {labels(held & ~revealed)}, still held")
+            if revealed & ~held:
+                parts.append(f"shows {labels(revealed & ~held)}, not held")
+            if len(tiles) != revealed.bit_count():
+                parts.append("lists a tile twice")
+            wrong.append(f"{name}'s revealed hand {' and '.join(parts)}")
+    wrong += more_strangers(strangers, "hands revealed")
+    return [Fault("R304", "; ".join(wrong))] if wrong else []
 
 
 def match_claims(match: Match, scores: Mapping[str, int], winner: str | None,
@@ -200,4 +231,4 @@ def why_winner(match: Match, score: RoundScore) -> str:
     return f"{match.names[score.winner]} has the lowest hand total ({totals})"
 
 
-__all__ = ["explain_points", "forfeit_result", "match_claims", "round_claims"]
+__all__ = ["explain_points", "forfeit_result", "match_claims", "revealed_claims", "round_claims"]

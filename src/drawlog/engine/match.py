@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final, NamedTuple
 
 from ..errors import Fault
-from .claims import STRANGERS_LISTED, match_claims, more_strangers, round_claims
+from .claims import match_claims, revealed_claims, round_claims
 from .profiles import DRAW, GameRules
 from .rounds import Round
 from .scoring import UNDECIDED, RoundScore
@@ -300,36 +300,8 @@ class Match:
                 faults.append(Fault("R301", f"claims the round ended {reason}; it ended {state.reason}"))
             faults += round_claims(self, score, winner, points)
         if hands is not None:
-            faults += self._check_revealed(hands)
+            faults += revealed_claims(self, hands)
         return faults
-
-    def _check_revealed(self, hands: Mapping[str, Sequence[Halves]]) -> list[Fault]:
-        state = self.round
-        assert state is not None
-        wrong = []
-        strangers = 0
-        for name, tiles in hands.items():
-            seat = self.seat_of.get(name)
-            if seat is None:
-                strangers += 1
-                if strangers <= STRANGERS_LISTED:
-                    wrong.append(f"reveals a hand for {name}, who is not a player")
-                continue
-            revealed = 0
-            for halves in tiles:
-                revealed |= 1 << tile_id(halves)
-            held = state.hands[seat]
-            if revealed != held or len(tiles) != revealed.bit_count():
-                parts = []
-                if held & ~revealed:
-                    parts.append(f"leaves out {labels(held & ~revealed)}, still held")
-                if revealed & ~held:
-                    parts.append(f"shows {labels(revealed & ~held)}, not held")
-                if len(tiles) != revealed.bit_count():
-                    parts.append("lists a tile twice")
-                wrong.append(f"{name}'s revealed hand {' and '.join(parts)}")
-        wrong += more_strangers(strangers, "hands revealed")
-        return [Fault("R304", "; ".join(wrong))] if wrong else []
 
     def settle_round(self) -> RoundScore:
         """Add the round in play's points to the scores and check the target.
