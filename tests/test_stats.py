@@ -717,3 +717,14 @@ def test_a_forfeit_is_named_in_matches_and_counts_as_a_loss(tmp_path: Path) -> N
 def test_a_clean_match_has_no_forfeit(corpus_stats) -> None:
     matches = corpus_stats["matches"]
     assert matches["forfeit"].null_count() == matches.height == matches["forfeit_reason"].null_count()
+
+
+def test_a_ts_that_is_not_rfc_3339_leaves_started_at_null(tmp_path: Path) -> None:
+    codes = ROOT / "tests" / "fixtures" / "codes"
+    started = {}
+    for name in ("W405.jsonl", "W405.clean.jsonl"):
+        out = tmp_path / name
+        write_tables([str(codes / name)], out)
+        started[name] = open_tables(out)["matches"].collect()["started_at"].to_list()
+    assert started["W405.jsonl"] == [None]
+    assert [str(value) for value in started["W405.clean.jsonl"]] == ["2024-05-01 12:00:00+00:00"]
