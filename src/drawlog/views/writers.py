@@ -191,7 +191,8 @@ class GithubWriter(Writer):
             props.append(f"line={violation.line}")
         props.append(f"title={_escape_property(title)}")
         where = f"match {violation.match}: " if violation.match else ""
-        self.stream.write(f"::{level} {','.join(props)}::{_escape_data(where + violation.message)}\n")
+        text = where + violation.message + violation.follows_text()
+        self.stream.write(f"::{level} {','.join(props)}::{_escape_data(text)}\n")
 
 
 def quantity(number: int, noun: str, plural: str | None = None) -> str:
@@ -221,6 +222,9 @@ def summary_line(summary: Summary) -> str:
                      f"{f' and {more:,} more' if more > 0 else ''} (a compression bomb?)")
     if summary.closed_early:
         parts.append(f"{quantity(summary.closed_early, 'match', 'matches')} closed early (--max-open-matches)")
+    if summary.follow_ons:
+        parts.append(f"{quantity(summary.follow_ons, 'follow-on')} among the violations (they follow from an "
+                     f"earlier one)")
     if summary.suppressed:
         parts.append(f"{summary.suppressed:,} more not shown (--max-per-match)")
     if summary.suppressed_per_line:
@@ -368,7 +372,7 @@ def _cells(violation: Violation) -> list[str | list[Piece]]:
     """The cells of :func:`violations_table`'s row for ``violation``, for :func:`~drawlog.views.plain_table.plain_table`."""
     v = violation
     code = code_style(v)
-    message: list[Piece] = [(shown(v.message), "", "")]
+    message: list[Piece] = [(shown(v.message + v.follows_text()), "", "")]
     command = _replay_command(v)
     if command is not None:
         message.append((shown(command), _COMMAND, ""))
@@ -378,7 +382,7 @@ def _cells(violation: Violation) -> list[str | list[Piece]]:
 
 def _message_cell(violation: Violation) -> Text:
     """The message, and for a violation of a match the command that shows its board (``drawlog replay``)."""
-    cell = literal(violation.message)
+    cell = literal(violation.message + violation.follows_text())
     command = _replay_command(violation)
     if command is not None:
         cell.append("\n")
