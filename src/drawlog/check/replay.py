@@ -21,6 +21,7 @@ from ..engine.profiles import PROFILES, GameRules, house_rules
 from ..engine.rounds import Round
 from ..errors import Fault
 from ..log.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
+from . import follows as _follows
 from .rules import SEVERITY, WARNING
 from .seen import SeenIds
 from .violations import Reporter
@@ -73,7 +74,8 @@ class Table:
     """A match being replayed: the engine's state plus what the log format adds (seq, lines)."""
 
     __slots__ = ("id", "_match", "_rules", "seat_of", "round", "last_seq", "top_seq", "last_line", "errors",
-                 "reported", "finished", "observed", "weight")
+                 "reported", "finished", "observed", "weight", "held", "root", "root_round", "read_round",
+                 "match_root", "claim_diff", "unsure")
 
     def __init__(self, match_id: str, match: Match | None, line: int) -> None:
         self.id = match_id
@@ -95,6 +97,20 @@ class Table:
         self.observed: Any = None
         #: About how many bytes the match holds while open (see :data:`MAX_OPEN_BYTES`).
         self.weight = TABLE_BYTES + len(match_id)
+        #: A move out of turn and the moves after it, held until a reading of them is chosen (see
+        #: :mod:`drawlog.check.follows`); None when nothing is held.
+        self.held: Any = None
+        #: The line of the root violation of the round ``root_round`` (0: none): that round's later faults follow it.
+        self.root = 0
+        self.root_round = 0
+        #: The round in which a move out of turn was read already (it is not held again in that round).
+        self.read_round = 0
+        #: The line of the match's first root (0: none), and how much more the log claimed than the replay gave,
+        #: per seat, at its faulty claims (None: no difference); see :func:`~drawlog.check.follows.scores_explained`.
+        self.match_root = 0
+        self.claim_diff: list[int] | None = None
+        #: The seats whose score a play read into the log (a move missing, All Fives) makes unsure, as bits.
+        self.unsure = 0
 
     @property
     def match(self) -> Match | None:
@@ -194,6 +210,8 @@ class Replay:
         #: Called with the :class:`Table` of each match id started for the first time in this replay, before
         #: anything is reported of it (runs in parts: see :mod:`drawlog.check.parts`).
         self.on_first_start: Callable[[Table], None] | None = None
+        #: The line of a move that could not be read, by match id, until a move out of turn is read with it.
+        self.lost: dict[str, int] = {}
         #: The table of the last event, tried first (None whenever ``tables`` loses or replaces a table).
         self._last: Table | None = None
 
@@ -266,6 +284,8 @@ class Replay:
 
     def _unfinished(self, table: Table, message: str, what: str) -> None:
         """F006 for a match closed without match_end; its open round is settled as it stands (F006 says why)."""
+        if table.held is not None:
+            _follows.resolve(self, table, None)
         self._emit("F006", message, table.last_line, table.id, table.round_number(), None, table)
         if table._match is not None:  # (a match not built has no round open)
             self._close_open_round(table, what, table.last_line)
@@ -299,12 +319,50 @@ class Replay:
         """Note a line of ``match_id`` that could not be read as an event: its last line, its seq."""
         table = self.tables.get(match_id) if match_id is not None else None
         if table is not None:
+            if table.held is not None:
+                _follows.resolve(self, table, None)
             table.last_line = line
             if isinstance(seq, int) and not isinstance(seq, bool) and seq >= 1:  # else the line's F002 says it
                 self._check_seq(table, seq, line, round_number)
 
+    def lost_line(self, match_id: str | None, line: int) -> None:
+        """A line that could not be read (F001, F002) seems to be a move of ``match_id``: its round's root.
+
+        A move out of turn after it is read with it (see :mod:`drawlog.check.follows`): its follow-on.
+        """
+        table = self.tables.get(match_id) if match_id is not None else None
+        if table is None and match_id is None and len(self.tables) == 1:
+            table = next(iter(self.tables.values()))
+        if table is None:
+            return
+        if table.held is not None:
+            _follows.resolve(self, table, None)
+        state = table.round
+        if state is not None and state.reason is None:
+            self.taint(table, line)
+            self.lost[table.id] = line
+
+    def taint(self, table: Table, line: int) -> None:
+        """Make ``line`` the root of the round in play, unless it has one: its later faults follow it."""
+        state = table.round
+        number = state.number if state is not None else 0
+        if table.root_round != number or not table.root:
+            table.root, table.root_round = line, number
+            if not table.match_root:
+                table.match_root = line
+
+    def report_root(self, table: Table, code: str, message: str, line: int, player: str | None,
+                    follows: int = 0) -> None:
+        """Report a reading of a fault (the round's root, or a follow-on of ``follows``) and make it the root."""
+        number = table.round_number()
+        if not follows and table.root and table.root_round == number:
+            follows = table.root
+        self._emit(code, message, line, table.id, number, player, table, follows or None)
+        self.taint(table, follows or line)
+
     def _emit(self, code: str, message: str, line: int | None, match: str | None,
-              round_number: int | None, player: str | None, table: Table | None = None) -> None:
+              round_number: int | None, player: str | None, table: Table | None = None,
+              follows: int | None = None) -> None:
         reporter = self.reporter
         if table is not None and SEVERITY[code] != WARNING:
             table.errors += 1
@@ -319,12 +377,17 @@ class Replay:
                     if SEVERITY[code] != WARNING:
                         reporter.summary.suppressed_errors += 1
                     return
-        reporter.record(code, message, line, match, round_number, player)
+        reporter.record(code, message, line, match, round_number, player, follows)
 
-    def _faults(self, faults: Iterable[Fault], line: int, table: Table, player: str | None) -> None:
+    def _faults(self, faults: Iterable[Fault], line: int, table: Table, player: str | None,
+                follows: int | None = None) -> None:
         number = table.round_number()
         for fault in faults:
-            self._emit(fault.code, fault.message, line, table.id, number, player, table)
+            self._emit(fault.code, fault.message, line, table.id, number, player, table, follows)
+
+    def _round_follows(self, table: Table, number: int) -> int | None:
+        """The root a fault of round ``number`` follows (None: the fault is a root)."""
+        return table.root if table.root and table.root_round == number else None
 
     # -- events ------------------------------------------------------------
 
@@ -436,17 +499,25 @@ class Replay:
         table = self._table(event, line, table.upcoming_round() if table is not None else None)
         if table is None or table.match is None:
             return
+        if table.held is not None:
+            _follows.resolve(self, table, None)
         match = table.match
         if not match.rounds_started:
             table.weight += DEALT_BYTES
             self._open_bytes += DEALT_BYTES
+        number = table.round_number()
         if match.round_open:  # (the message is built only when needed)
             self._faults(self._close_open_round(table, f"round_start of round {event.round}", line), line, table,
-                         None)
+                         None, self._round_follows(table, number or 0))
         else:
             table.round = None
         deal_faults, table.round = match.deal_round(event.round, event.opener, event.hands, event.stock)
-        self._faults(deal_faults, line, table, None)
+        if deal_faults:  # a wrong opener (S104) follows a fault of the round before, which chose who opens
+            previous = self._round_follows(table, number or 0)
+            scored = (table.match_root or None) if table.claim_diff is not None else None
+            for fault in deal_faults:
+                self._emit(fault.code, fault.message, line, table.id, table.round_number(), None, table,
+                           previous if fault.code == "S104" else scored if fault.code == "R305" else None)
         if self.observer is not None:
             self.observer.round_started(table, event, line)
 
@@ -477,6 +548,17 @@ class Replay:
         table = self._located(fields[_MATCH_ID], fields[_SEQ], event, line)
         if table is None:
             return
+        if table.held is not None:  # a move out of turn waits for the rest of its round, to be read with it
+            held: _follows.Held = table.held
+            held.events.append((event, line, kind))
+            if len(held.events) >= _follows.MAX_HELD:
+                _follows.resolve(self, table, None)
+            return
+        self.apply_move(table, event, line, kind, False)
+
+    def apply_move(self, table: Table, event: Any, line: int, kind: int, read: bool) -> None:
+        """Replay a move of ``table``'s match (``read``: as a reading of a fault replays it: never held)."""
+        fields: tuple[Any, ...] = _FIELDS(event)
         state = table.round
         player: str = fields[_PLAYER]
         if state is None:
@@ -486,6 +568,10 @@ class Replay:
             found = table.seat_of.get(player)
             if found is None:
                 return self._unmovable(table, event, line)
+            if not read and table.read_round != state.number and state.reason is None:
+                table.held = _follows.Held(self.lost.pop(table.id, 0) if self.lost else 0)
+                table.held.events.append((event, line, kind))
+                return
             seat = found
         observer = self.observer
         could_play = observer is not None and state.playable(seat) != 0
@@ -501,21 +587,40 @@ class Replay:
         else:
             faults = state.try_pass(seat)
         if faults:
-            self._faults(faults, line, table, player)
+            self._move_faults(table, state, seat, fields, kind, faults, line, player)
         if observer is not None:
             observer.moved(table, state, seat, event, line, could_play, faults)
+
+    def _move_faults(self, table: Table, state: Round, seat: int, fields: tuple[Any, ...], kind: int,
+                     faults: tuple[Fault, ...], line: int, player: str) -> None:
+        """Report a move's faults: follow-ons of the round's root, or the root (a fault of the move itself)."""
+        follows = self._round_follows(table, state.number)
+        self._faults(faults, line, table, player, follows)
+        if follows is None and any(fault.code[0] == "M" for fault in faults):
+            self.taint(table, line)
+        if kind == _PLAYED and fields[_POINTS] is not None:  # what the log claims that the replay does not give
+            placed = not any(fault.impossible for fault in faults)
+            _follows.note_claim(table, seat, fields[_POINTS] - (state.last_points if placed else 0))
 
     def _round_end(self, event: RoundEnd, line: int) -> None:
         table = self._table(event, line)
         if table is None or table.match is None:
             return
+        if table.held is not None:
+            _follows.resolve(self, table, event)
         if table.round is None:
             self._emit("F004", f"round_end of round {event.round} outside a round", line, table.id,
                        table.round_number(), None, table)
             return
         match, state = table.match, table.round
+        if not state.is_over:
+            _follows.read_round_end(self, table, state, event, line)
         faults = match.check_round_end(event.round, event.reason, event.winner, event.points, event.hands)
-        self._faults(faults, line, table, None)
+        if faults:
+            self._faults(faults, line, table, None, self._round_follows(table, state.number))
+            if self._round_follows(table, state.number) is None:
+                self.taint(table, line)
+            _follows.note_round_claims(table, state, event.points)
         match.settle_round()
         table.round = None
         if self.observer is not None:
@@ -526,10 +631,17 @@ class Replay:
         if table is None:
             return
         match = table.match
+        if table.held is not None:
+            _follows.resolve(self, table, None)
         if match is not None:
-            faults = self._close_open_round(table, "match_end", line)
-            faults += match.check_match_end(event.scores, event.winner)
-            self._faults(faults, line, table, None)
+            number = table.round_number() or 0
+            self._faults(self._close_open_round(table, "match_end", line), line, table, None,
+                         self._round_follows(table, number))
+            for fault in match.check_match_end(event.scores, event.winner):
+                explained = table.claim_diff is not None if fault.code == "R305" else \
+                    fault.code == "R306" and _follows.scores_explained(table, event.scores, event.winner)
+                self._emit(fault.code, fault.message, line, table.id, table.round_number(), None, table,
+                           (table.match_root or None) if explained else None)
         del self.tables[table.id]
         self._open_bytes -= table.weight
         table.finished = True

@@ -26,6 +26,7 @@ from ..views.terminal import make_console, shown
 from ..views.writers import (
     STATISTICS_FORMATS,
     GuardedStream,
+    Writer,
     make_writer,
 )
 from .app import (
@@ -244,19 +245,33 @@ def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: froz
     return validator.summary, unread
 
 
-class RootsOnly:
+class RootsOnly(Writer):
     """A writer's stand-in that passes on every violation but the follow-ons (``--hide-follow-ons``)."""
 
-    def __init__(self, writer: Any) -> None:
+    def __init__(self, writer: Writer) -> None:
+        super().__init__(writer.stream)
         self.writer = writer
+
+    def start_file(self, file: str) -> None:
+        """As the writer does."""
+        self.writer.start_file(file)
 
     def add(self, violation: Violation) -> None:
         """Hand ``violation`` to the writer unless it follows from an earlier one."""
         if violation.follows is None:
             self.writer.add(violation)
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.writer, name)
+    def end_file(self) -> None:
+        """As the writer does."""
+        self.writer.end_file()
+
+    def poll(self) -> None:
+        """As the writer does."""
+        self.writer.poll()
+
+    def finish(self, summary: Summary) -> None:
+        """As the writer does."""
+        self.writer.finish(summary)
 
 
 def _parts(inputs: list[Source | InputError], jobs: int) -> list[range]:
