@@ -68,7 +68,7 @@ class OutOfTurn(Simulator):
         self.done: list[int] = []
         self.count = 0
 
-    def _move(self, state, seat, bot, match_id):  # noqa: ANN001, ANN202 - the simulator's own hook
+    def _move(self, state, seat, bot, match_id):
         self.ply += 1
         if self.plies and self.ply >= self.plies[0] and state.number not in self.rounds_hit:
             others = [other for other in range(len(state.names)) if other != seat]
@@ -92,7 +92,7 @@ class OutOfTurn(Simulator):
         return super()._move(state, seat, bot, match_id)
 
 
-def simulate(seed: int, game: str, players: int, plies: list[int] | None = None):  # noqa: ANN201
+def simulate(seed: int, game: str, players: int, plies: list[int] | None = None):
     """A match's lines (bytes) and events (dicts), and the out-of-turn simulator when ``plies`` is given."""
     options = SimulationOptions(players=players, bots=("random", "greedy"), variant=game)
     simulator = OutOfTurn(seed, options, plies) if plies is not None else Simulator(seed, options)
@@ -123,7 +123,7 @@ def pick(rng: random.Random, moves: list[tuple[int, int]], count: int) -> list[i
     return sorted(rng.choice(by_round[number]) for number in chosen)
 
 
-def inject(kind: str, lines: list[bytes], events: list[dict], indexes: list[int], rng: random.Random):  # noqa: ANN201
+def inject(kind: str, lines: list[bytes], events: list[dict], indexes: list[int], rng: random.Random):
     """The lines with a fault of ``kind`` at each index; per fault ``(line, code or None, exact line?)``."""
     out = list(lines)
     expected = []
@@ -160,7 +160,7 @@ def swappable(events: list[dict], moves: list[tuple[int, int]]) -> list[tuple[in
             if index + 1 in indexes and events[index] != events[index + 1]]
 
 
-def one_case(kind: str, game: str, seed: int, faults: int):  # noqa: ANN201
+def one_case(kind: str, game: str, seed: int, faults: int):
     """Validate one match given ``faults`` faults of ``kind``; None when the match cannot take them."""
     rng = random.Random(seed * 7919 + faults)
     players = rng.choice((2, 3, 4))
@@ -186,7 +186,7 @@ def one_case(kind: str, game: str, seed: int, faults: int):  # noqa: ANN201
         if indexes is None:
             return None
         lines, expected = inject(kind, lines, events, indexes, rng)
-    found, summary = validate_lines(lines)
+    found, _ = validate_lines(lines)
     errors = [v for v in found if v.severity == "error"]
     roots = [v for v in errors if v.follows is None]
     follow_ons = [v for v in found if v.follows is not None]

@@ -30,14 +30,15 @@ Nothing here runs on a clean log: only a fault reaches it.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engine.allfives import FivesRound
 from ..engine.rounds import Round
-from ..engine.tiles import TILES, label, tile_id
-from ..log.events import Draw, Pass, Play, RoundEnd
+from ..engine.tiles import label, tile_id
+from ..log.events import RoundEnd
 
 if TYPE_CHECKING:
     from .replay import Replay, Table
@@ -81,7 +82,7 @@ def match_of_line(raw: bytes) -> str | None:
         return None
     try:
         text = found.group(1).decode("utf-8")
-        return str(__import__("json").loads(f'"{text}"'))
+        return str(json.loads(f'"{text}"'))
     except (UnicodeDecodeError, ValueError):
         return None
 
@@ -192,7 +193,7 @@ def resolve(replay: Replay, table: Table, claim: RoundEnd | None) -> None:
         message = f"{first.player} {_verb(kind)} out of turn: it is {names[turn]}'s turn; {why}"
         replay.report_root(table, "M201", message, line, first.player, held.lost)
     elif held.lost:
-        replay.taint(table, held.lost)
+        taint(table, held.lost)
     for index in best.order:
         event, at, action = events[index]
         if alt >= 0 and table.round is state:
@@ -201,7 +202,57 @@ def resolve(replay: Replay, table: Table, claim: RoundEnd | None) -> None:
                 alt = -1
             elif mover == alt and index != 0:
                 state.turn, alt = alt, -1
-        replay.apply_move(table, event, at, action, True)
+        replay.apply_move(table, event, at, action)
+
+
+def hold(replay: Replay, table: Table, event: Any, line: int, kind: int) -> None:
+    """Hold one more move of a round with a move out of turn held (read at once past :data:`MAX_HELD`)."""
+    held: Held = table.held
+    held.events.append((event, line, kind))
+    if len(held.events) >= MAX_HELD:
+        resolve(replay, table, None)
+
+
+def taint(table: Table, line: int) -> None:
+    """Make ``line`` the root of the round in play, unless it has one: the round's later faults follow it."""
+    state = table.round
+    number = state.number if state is not None else 0
+    if table.root_round != number or not table.root:
+        table.root, table.root_round = line, number
+        if not table.match_root:
+            table.match_root = line
+
+
+def lost_line(replay: Replay, table: Table, line: int) -> None:
+    """A move line of ``table``'s match could not be read (F001, F002): it is the root of its round.
+
+    A move out of turn after it is read with it, as a follow-on (:func:`resolve`).
+    """
+    if table.held is not None:
+        resolve(replay, table, None)
+    state = table.round
+    if state is not None and state.reason is None:
+        taint(table, line)
+        replay.lost[table.id] = line
+
+
+def deal_follows(table: Table, previous: int, code: str) -> int | None:
+    """The root a fault of a ``round_start`` follows: a wrong opener (S104) the previous round's, whose end
+    chose the opener; a round after the match was decided (R305) the match's, when scores differed."""
+    if code == "S104" and table.root and table.root_round == previous:
+        return table.root
+    if code == "R305" and table.claim_diff is not None and table.match_root:
+        return table.match_root
+    return None
+
+
+def end_follows(table: Table, code: str, scores: Mapping[str, int], winner: str | None) -> int | None:
+    """The root a ``match_end`` fault follows: R306 when the log agrees with itself, R305 when scores differed."""
+    if not table.match_root:
+        return None
+    if code == "R305" and table.claim_diff is not None or code == "R306" and scores_explained(table, scores, winner):
+        return table.match_root
+    return None
 
 
 def read_round_end(replay: Replay, table: Table, state: Round, claim: RoundEnd, line: int) -> None:
@@ -279,10 +330,6 @@ def note_round_claims(table: Table, state: Round, points: Mapping[str, int]) -> 
         note_claim(table, seat, points.get(name, 0) - replayed)
 
 
-def is_move(event: Any) -> bool:
-    """Whether ``event`` is a draw, play or pass."""
-    return isinstance(event, (Draw, Play, Pass))
-
-
-__all__ = ["MAX_HELD", "Held", "Reading", "match_of_line", "readings", "resolve", "score", "scores_explained",
-           "note_claim", "note_round_claims", "TILES"]
+__all__ = ["MAX_HELD", "Held", "Reading", "deal_follows", "end_follows", "hold", "lost_line", "match_of_line",
+           "note_claim", "note_round_claims", "read_round_end", "readings", "resolve", "score", "scores_explained",
+           "taint"]

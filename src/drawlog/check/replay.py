@@ -326,30 +326,12 @@ class Replay:
                 self._check_seq(table, seq, line, round_number)
 
     def lost_line(self, match_id: str | None, line: int) -> None:
-        """A line that could not be read (F001, F002) seems to be a move of ``match_id``: its round's root.
-
-        A move out of turn after it is read with it (see :mod:`drawlog.check.follows`): its follow-on.
-        """
-        table = self.tables.get(match_id) if match_id is not None else None
-        if table is None and match_id is None and len(self.tables) == 1:
-            table = next(iter(self.tables.values()))
-        if table is None:
-            return
-        if table.held is not None:
-            _follows.resolve(self, table, None)
-        state = table.round
-        if state is not None and state.reason is None:
-            self.taint(table, line)
-            self.lost[table.id] = line
-
-    def taint(self, table: Table, line: int) -> None:
-        """Make ``line`` the root of the round in play, unless it has one: its later faults follow it."""
-        state = table.round
-        number = state.number if state is not None else 0
-        if table.root_round != number or not table.root:
-            table.root, table.root_round = line, number
-            if not table.match_root:
-                table.match_root = line
+        """A line that could not be read (F001, F002) seems to be a move of ``match_id`` (None: of the one match
+        open, if only one is): see :func:`~drawlog.check.follows.lost_line`."""
+        table = self.tables.get(match_id) if match_id is not None else \
+            next(iter(self.tables.values())) if len(self.tables) == 1 else None
+        if table is not None:
+            _follows.lost_line(self, table, line)
 
     def report_root(self, table: Table, code: str, message: str, line: int, player: str | None,
                     follows: int = 0) -> None:
@@ -358,7 +340,7 @@ class Replay:
         if not follows and table.root and table.root_round == number:
             follows = table.root
         self._emit(code, message, line, table.id, number, player, table, follows or None)
-        self.taint(table, follows or line)
+        _follows.taint(table, follows or line)
 
     def _emit(self, code: str, message: str, line: int | None, match: str | None,
               round_number: int | None, player: str | None, table: Table | None = None,
@@ -452,6 +434,8 @@ class Replay:
             self.on_first_start(table)
         previous = self.tables.get(match_id)
         if previous is not None:
+            if previous.held is not None:
+                _follows.resolve(self, previous, None)
             self._open_bytes -= previous.weight
             if self.observer is not None:
                 self.observer.match_ended(previous, None, previous.last_line)  # replaced, never finished
@@ -512,12 +496,9 @@ class Replay:
         else:
             table.round = None
         deal_faults, table.round = match.deal_round(event.round, event.opener, event.hands, event.stock)
-        if deal_faults:  # a wrong opener (S104) follows a fault of the round before, which chose who opens
-            previous = self._round_follows(table, number or 0)
-            scored = (table.match_root or None) if table.claim_diff is not None else None
-            for fault in deal_faults:
-                self._emit(fault.code, fault.message, line, table.id, table.round_number(), None, table,
-                           previous if fault.code == "S104" else scored if fault.code == "R305" else None)
+        for fault in deal_faults:  # a wrong opener (S104) may follow a fault of the round before, which chose it
+            self._emit(fault.code, fault.message, line, table.id, table.round_number(), None, table,
+                       _follows.deal_follows(table, number or 0, fault.code))
         if self.observer is not None:
             self.observer.round_started(table, event, line)
 
@@ -549,16 +530,14 @@ class Replay:
         if table is None:
             return
         if table.held is not None:  # a move out of turn waits for the rest of its round, to be read with it
-            held: _follows.Held = table.held
-            held.events.append((event, line, kind))
-            if len(held.events) >= _follows.MAX_HELD:
-                _follows.resolve(self, table, None)
-            return
-        self.apply_move(table, event, line, kind, False)
+            return _follows.hold(self, table, event, line, kind)
+        self._apply(table, event, fields, line, kind, False)
 
-    def apply_move(self, table: Table, event: Any, line: int, kind: int, read: bool) -> None:
-        """Replay a move of ``table``'s match (``read``: as a reading of a fault replays it: never held)."""
-        fields: tuple[Any, ...] = _FIELDS(event)
+    def apply_move(self, table: Table, event: Any, line: int, kind: int) -> None:
+        """Replay a held move of ``table``'s match as a reading of a fault does (never held again)."""
+        self._apply(table, event, _FIELDS(event), line, kind, True)
+
+    def _apply(self, table: Table, event: Any, fields: tuple[Any, ...], line: int, kind: int, read: bool) -> None:
         state = table.round
         player: str = fields[_PLAYER]
         if state is None:
@@ -597,7 +576,7 @@ class Replay:
         follows = self._round_follows(table, state.number)
         self._faults(faults, line, table, player, follows)
         if follows is None and any(fault.code[0] == "M" for fault in faults):
-            self.taint(table, line)
+            _follows.taint(table, line)
         if kind == _PLAYED and fields[_POINTS] is not None:  # what the log claims that the replay does not give
             placed = not any(fault.impossible for fault in faults)
             _follows.note_claim(table, seat, fields[_POINTS] - (state.last_points if placed else 0))
@@ -619,8 +598,10 @@ class Replay:
         if faults:
             self._faults(faults, line, table, None, self._round_follows(table, state.number))
             if self._round_follows(table, state.number) is None:
-                self.taint(table, line)
+                _follows.taint(table, line)
             _follows.note_round_claims(table, state, event.points)
+        if self.lost:
+            self.lost.pop(table.id, None)
         match.settle_round()
         table.round = None
         if self.observer is not None:
@@ -638,10 +619,8 @@ class Replay:
             self._faults(self._close_open_round(table, "match_end", line), line, table, None,
                          self._round_follows(table, number))
             for fault in match.check_match_end(event.scores, event.winner):
-                explained = table.claim_diff is not None if fault.code == "R305" else \
-                    fault.code == "R306" and _follows.scores_explained(table, event.scores, event.winner)
                 self._emit(fault.code, fault.message, line, table.id, table.round_number(), None, table,
-                           (table.match_root or None) if explained else None)
+                           _follows.end_follows(table, fault.code, event.scores, event.winner))
         del self.tables[table.id]
         self._open_bytes -= table.weight
         table.finished = True
