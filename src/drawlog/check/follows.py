@@ -50,8 +50,10 @@ MATCH_ID = re.compile(rb'"match"\s*:\s*"((?:[^"\\]|\\.){1,200})"')
 #: What a play read into an All Fives log (a move missing) may have scored otherwise: the final scores may differ
 #: by a multiple of five up to this much for its player (its points were never claimed).
 UNSURE_POINTS = 60
-#: The readings, in the order a tie is settled.
 PLAIN, MISSING, SWAPPED = "plain", "missing", "swapped"
+#: The readings in the order a tie is settled: the one that explains more first (two lines swapped explain the
+#: move out of turn and the turn after it; a move missing, the turn skipped).
+RANK = {SWAPPED: 0, MISSING: 1, PLAIN: 2}
 
 
 class Held:
@@ -175,7 +177,8 @@ def resolve(replay: Replay, table: Table, claim: RoundEnd | None) -> None:
     turn = state.turn
     options = readings(state, seat, events, table.seat_of)
     scores = [score(state, reading, events, table.seat_of, claim) for reading in options]
-    best = options[scores.index(min(scores))]
+    chosen = min(zip(scores, [RANK[reading.kind] for reading in options], range(len(options))))
+    best = options[chosen[2]]
     alt = turn if best.kind == PLAIN else -1
     if best.kind != PLAIN:
         names = state.names
