@@ -36,7 +36,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engine.allfives import FivesRound
-from ..engine.rounds import Round
+from ..engine.rounds import BLOCKED, Round
+from ..errors import Fault
 from ..engine.tiles import label, tile_id
 from ..log.events import RoundEnd
 
@@ -47,6 +48,9 @@ if TYPE_CHECKING:
 MAX_HELD = 200
 #: A match id in a line that could not be decoded (F001), to know whose move it was.
 MATCH_ID = re.compile(rb'"match"\s*:\s*"((?:[^"\\]|\\.){1,200})"')
+#: After a root, a round is back in step once this many moves a player replayed clean in a row: a move's fault
+#: after that is a root of its own (a second, independent fault), not a follow-on. Its claims still follow.
+STEADY = 2
 #: What a play read into an All Fives log (a move missing) may have scored otherwise: the final scores may differ
 #: by a multiple of five up to this much for its player (its points were never claimed).
 UNSURE_POINTS = 60
@@ -216,11 +220,13 @@ def hold(replay: Replay, table: Table, event: Any, line: int, kind: int) -> None
         resolve(replay, table, None)
 
 
-def taint(table: Table, line: int) -> None:
-    """Make ``line`` the root of the round in play, unless it has one: the round's later faults follow it."""
+def taint(table: Table, line: int, again: bool = False) -> None:
+    """Make ``line`` the root of the round in play, unless it has one (``again``: even then): the round's later
+    faults follow it."""
     state = table.round
     number = state.number if state is not None else 0
-    if table.root_round != number or not table.root:
+    table.clean = 0
+    if table.root_round != number or not table.root or again:
         table.root, table.root_round = line, number
         if not table.match_root:
             table.match_root = line
@@ -256,6 +262,30 @@ def end_follows(table: Table, code: str, scores: Mapping[str, int], winner: str 
     if code == "R305" and table.claim_diff is not None or code == "R306" and scores_explained(table, scores, winner):
         return table.match_root
     return None
+
+
+def read_pass(state: Round, seat: int, faults: tuple[Fault, ...]) -> tuple[Fault, ...]:
+    """Draw: a pass whose only fault is one tile too many in the stock (M207) reads as after a draw missing.
+
+    When the next tile of the logged stock order does not fit either, the
+    player drew it, it seems, in a line missing from the log, and then could
+    pass: it is given to the player, so the stock and the hands are the log's
+    again (and the round is blocked when every player has passed).
+    """
+    if type(state) is not Round or len(faults) != 1 or faults[0].code != "M207" \
+            or state.stock_left != state.reserve + 1:
+        return faults
+    tile = state.next_stock_tile()
+    if tile is None or state.line.fitting() >> tile & 1:
+        return faults
+    turn, passed = state.turn, state.passed
+    state.apply_draw(seat, tile)
+    state.turn, state.passed = turn, passed
+    if passed == (1 << len(state.hands)) - 1:
+        state.reason = BLOCKED
+        state.winner = state.score().winner
+    return (Fault("M207", f"{faults[0].message}; a draw of {label(tile)} seems to be missing before this line "
+                          f"(taken as drawn)"),)
 
 
 def read_round_end(replay: Replay, table: Table, state: Round, claim: RoundEnd, line: int) -> None:
@@ -334,5 +364,5 @@ def note_round_claims(table: Table, state: Round, points: Mapping[str, int]) -> 
 
 
 __all__ = ["MAX_HELD", "Held", "Reading", "deal_follows", "end_follows", "hold", "lost_line", "match_of_line",
-           "note_claim", "note_round_claims", "read_round_end", "readings", "resolve", "score", "scores_explained",
+           "note_claim", "note_round_claims", "read_pass", "read_round_end", "readings", "resolve", "score", "scores_explained",
            "taint"]

@@ -75,7 +75,7 @@ class Table:
 
     __slots__ = ("id", "_match", "_rules", "seat_of", "round", "last_seq", "top_seq", "last_line", "errors",
                  "reported", "finished", "observed", "weight", "held", "root", "root_round", "read_round",
-                 "match_root", "claim_diff", "unsure")
+                 "match_root", "claim_diff", "unsure", "clean")
 
     def __init__(self, match_id: str, match: Match | None, line: int) -> None:
         self.id = match_id
@@ -111,6 +111,8 @@ class Table:
         self.claim_diff: list[int] | None = None
         #: The seats whose score a play read into the log (a move missing, All Fives) makes unsure, as bits.
         self.unsure = 0
+        #: Moves replayed clean since the last fault of the round ``root_round`` (see :data:`follows.STEADY`).
+        self.clean = 0
 
     @property
     def match(self) -> Match | None:
@@ -567,16 +569,26 @@ class Replay:
             faults = state.try_pass(seat)
         if faults:
             self._move_faults(table, state, seat, fields, kind, faults, line, player)
+        elif table.root_round == state.number:  # back in step after a root, once every player moved cleanly
+            table.clean += 1
         if observer is not None:
             observer.moved(table, state, seat, event, line, could_play, faults)
 
     def _move_faults(self, table: Table, state: Round, seat: int, fields: tuple[Any, ...], kind: int,
                      faults: tuple[Fault, ...], line: int, player: str) -> None:
         """Report a move's faults: follow-ons of the round's root, or the root (a fault of the move itself)."""
+        if kind == _PASSED:
+            faults = _follows.read_pass(state, seat, faults)
         follows = self._round_follows(table, state.number)
+        if follows is not None and table.clean >= _follows.STEADY * len(state.names) and state.reason is None:
+            follows = None  # the replay was in step again: a fault of its own (a move after the round ended
+            # in the replay, M209, still follows: only a replay out of step ends a round the log goes on with)
+        if self.lost and follows is None:  # the first fault after a line lost follows it, however much later
+            follows = self.lost.pop(table.id, None)
         self._faults(faults, line, table, player, follows)
         if follows is None and any(fault.code[0] == "M" for fault in faults):
-            _follows.taint(table, line)
+            _follows.taint(table, line, True)
+        table.clean = 0
         if kind == _PLAYED and fields[_POINTS] is not None:  # what the log claims that the replay does not give
             placed = not any(fault.impossible for fault in faults)
             _follows.note_claim(table, seat, fields[_POINTS] - (state.last_points if placed else 0))
