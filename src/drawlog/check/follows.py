@@ -36,8 +36,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engine.allfives import FivesRound
-from ..engine.rounds import BLOCKED, Round
-from ..errors import Fault
+from ..engine.rounds import Round
 from ..engine.tiles import label, tile_id
 from ..log.events import RoundEnd
 
@@ -264,30 +263,6 @@ def end_follows(table: Table, code: str, scores: Mapping[str, int], winner: str 
     return None
 
 
-def read_pass(state: Round, seat: int, faults: tuple[Fault, ...]) -> tuple[Fault, ...]:
-    """Draw: a pass whose only fault is one tile too many in the stock (M207) reads as after a draw missing.
-
-    When the next tile of the logged stock order does not fit either, the
-    player drew it, it seems, in a line missing from the log, and then could
-    pass: it is given to the player, so the stock and the hands are the log's
-    again (and the round is blocked when every player has passed).
-    """
-    if type(state) is not Round or len(faults) != 1 or faults[0].code != "M207" \
-            or state.stock_left != state.reserve + 1:
-        return faults
-    tile = state.next_stock_tile()
-    if tile is None or state.line.fitting() >> tile & 1:
-        return faults
-    turn, passed = state.turn, state.passed
-    state.apply_draw(seat, tile)
-    state.turn, state.passed = turn, passed
-    if passed == (1 << len(state.hands)) - 1:
-        state.reason = BLOCKED
-        state.winner = state.score().winner
-    return (Fault("M207", f"{faults[0].message}; a draw of {label(tile)} seems to be missing before this line "
-                          f"(taken as drawn)"),)
-
-
 def read_round_end(replay: Replay, table: Table, state: Round, claim: RoundEnd, line: int) -> None:
     """A ``round_end`` claiming a domino by a player left with one tile: their last play seems to be missing.
 
@@ -364,5 +339,5 @@ def note_round_claims(table: Table, state: Round, points: Mapping[str, int]) -> 
 
 
 __all__ = ["MAX_HELD", "Held", "Reading", "deal_follows", "end_follows", "hold", "lost_line", "match_of_line",
-           "note_claim", "note_round_claims", "read_pass", "read_round_end", "readings", "resolve", "score", "scores_explained",
+           "note_claim", "note_round_claims", "read_round_end", "readings", "resolve", "score", "scores_explained",
            "taint"]

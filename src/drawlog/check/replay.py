@@ -577,8 +577,6 @@ class Replay:
     def _move_faults(self, table: Table, state: Round, seat: int, fields: tuple[Any, ...], kind: int,
                      faults: tuple[Fault, ...], line: int, player: str) -> None:
         """Report a move's faults: follow-ons of the round's root, or the root (a fault of the move itself)."""
-        if kind == _PASSED:
-            faults = _follows.read_pass(state, seat, faults)
         follows = self._round_follows(table, state.number)
         if follows is not None and table.clean >= _follows.STEADY * len(state.names) and state.reason is None:
             follows = None  # the replay was in step again: a fault of its own (a move after the round ended
