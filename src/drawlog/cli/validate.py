@@ -144,8 +144,9 @@ def validate(
                                            max_per_line=max_per_line,
                                            ignored_in=settings.ignored_in if settings.per_file_ignores else None,
                                            max_open_matches=max_open_matches, jobs=jobs, cluster=cluster,
-                                           screen=screen, hide_follow_ons=hide_follow_ons, note=_selection_note(settings, select, ignore,
-                                                                               extend_select, extend_ignore))
+                                           screen=screen, hide_follow_ons=hide_follow_ons,
+                                           note=_selection_note(settings, select, ignore, extend_select,
+                                                                extend_ignore))
     except BaseException:
         if report is not None:
             report.discard()  # an interrupted or failed report leaves no file (a previous one stays)

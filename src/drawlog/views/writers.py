@@ -200,6 +200,11 @@ def quantity(number: int, noun: str, plural: str | None = None) -> str:
     return f"{number:,} {noun if number == 1 else plural or noun + 's'}"
 
 
+def _follow_ons(count: int) -> str:
+    """``3 follow-ons among the`` before the count of errors; empty when none follows from another."""
+    return f"{quantity(count, 'follow-on')} among the " if count else ""
+
+
 def summary_line(summary: Summary) -> str:
     """One line of counts: files, lines, events, matches, errors, warnings."""
     parts = [
@@ -207,7 +212,7 @@ def summary_line(summary: Summary) -> str:
         quantity(summary.lines, "line"),
         quantity(summary.events, "event"),
         f"{quantity(summary.matches, 'match', 'matches')} ({summary.valid_matches:,} valid)",
-        quantity(summary.errors, "error"),
+        _follow_ons(summary.follow_ons) + quantity(summary.errors, "error"),
         quantity(summary.warnings, "warning"),
     ]
     skipped = summary.blank_lines + summary.invalid_lines
@@ -222,9 +227,6 @@ def summary_line(summary: Summary) -> str:
                      f"{f' and {more:,} more' if more > 0 else ''} (a compression bomb?)")
     if summary.closed_early:
         parts.append(f"{quantity(summary.closed_early, 'match', 'matches')} closed early (--max-open-matches)")
-    if summary.follow_ons:
-        parts.append(f"{quantity(summary.follow_ons, 'follow-on')} among the violations (they follow from an "
-                     f"earlier one)")
     if summary.suppressed:
         parts.append(f"{summary.suppressed:,} more not shown (--max-per-match)")
     if summary.suppressed_per_line:
