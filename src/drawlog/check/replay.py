@@ -22,6 +22,7 @@ from ..engine.rounds import Round
 from ..errors import Fault
 from ..log.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
 from . import follows as _follows
+from . import readings as _readings
 from .rules import SEVERITY, WARNING
 from .seen import SeenIds
 from .violations import Reporter
@@ -74,8 +75,7 @@ class Table:
     """A match being replayed: the engine's state plus what the log format adds (seq, lines)."""
 
     __slots__ = ("id", "_match", "_rules", "seat_of", "round", "last_seq", "top_seq", "last_line", "errors",
-                 "reported", "finished", "observed", "weight", "held", "root", "root_round", "read_round",
-                 "match_root", "claim_diff", "unsure", "clean")
+                 "reported", "finished", "observed", "weight", "follow")
 
     def __init__(self, match_id: str, match: Match | None, line: int) -> None:
         self.id = match_id
@@ -97,22 +97,8 @@ class Table:
         self.observed: Any = None
         #: About how many bytes the match holds while open (see :data:`MAX_OPEN_BYTES`).
         self.weight = TABLE_BYTES + len(match_id)
-        #: A move out of turn and the moves after it, held until a reading of them is chosen (see
-        #: :mod:`drawlog.check.follows`); None when nothing is held.
-        self.held: Any = None
-        #: The line of the root violation of the round ``root_round`` (0: none): that round's later faults follow it.
-        self.root = 0
-        self.root_round = 0
-        #: The round in which a move out of turn was read already (it is not held again in that round).
-        self.read_round = 0
-        #: The line of the match's first root (0: none), and how much more the log claimed than the replay gave,
-        #: per seat, at its faulty claims (None: no difference); see :func:`~drawlog.check.follows.scores_explained`.
-        self.match_root = 0
-        self.claim_diff: list[int] | None = None
-        #: The seats whose score a play read into the log (a move missing, All Fives) makes unsure, as bits.
-        self.unsure = 0
-        #: Moves replayed clean since the last fault of the round ``root_round`` (see :data:`follows.STEADY`).
-        self.clean = 0
+        #: What :mod:`drawlog.check.follows` keeps of the match from its first fault on (None until then).
+        self.follow: Any = None
 
     @property
     def match(self) -> Match | None:
@@ -212,8 +198,6 @@ class Replay:
         #: Called with the :class:`Table` of each match id started for the first time in this replay, before
         #: anything is reported of it (runs in parts: see :mod:`drawlog.check.parts`).
         self.on_first_start: Callable[[Table], None] | None = None
-        #: The line of a move that could not be read, by match id, until a move out of turn is read with it.
-        self.lost: dict[str, int] = {}
         #: The table of the last event, tried first (None whenever ``tables`` loses or replaces a table).
         self._last: Table | None = None
 
@@ -286,8 +270,8 @@ class Replay:
 
     def _unfinished(self, table: Table, message: str, what: str) -> None:
         """F006 for a match closed without match_end; its open round is settled as it stands (F006 says why)."""
-        if table.held is not None:
-            _follows.resolve(self, table, None)
+        if table.follow is not None:
+            _readings.settle(self, table, None)
         self._emit("F006", message, table.last_line, table.id, table.round_number(), None, table)
         if table._match is not None:  # (a match not built has no round open)
             self._close_open_round(table, what, table.last_line)
@@ -321,8 +305,8 @@ class Replay:
         """Note a line of ``match_id`` that could not be read as an event: its last line, its seq."""
         table = self.tables.get(match_id) if match_id is not None else None
         if table is not None:
-            if table.held is not None:
-                _follows.resolve(self, table, None)
+            if table.follow is not None:
+                _readings.settle(self, table, None)
             table.last_line = line
             if isinstance(seq, int) and not isinstance(seq, bool) and seq >= 1:  # else the line's F002 says it
                 self._check_seq(table, seq, line, round_number)
@@ -333,14 +317,13 @@ class Replay:
         table = self.tables.get(match_id) if match_id is not None else \
             next(iter(self.tables.values())) if len(self.tables) == 1 else None
         if table is not None:
-            _follows.lost_line(self, table, line)
+            _readings.lost_line(self, table, line)
 
     def report_root(self, table: Table, code: str, message: str, line: int, player: str | None,
                     follows: int = 0) -> None:
         """Report a reading of a fault (the round's root, or a follow-on of ``follows``) and make it the root."""
         number = table.round_number()
-        if not follows and table.root and table.root_round == number:
-            follows = table.root
+        follows = follows or _follows.round_follows(table, number or 0) or 0
         self._emit(code, message, line, table.id, number, player, table, follows or None)
         _follows.taint(table, follows or line)
 
@@ -369,9 +352,6 @@ class Replay:
         for fault in faults:
             self._emit(fault.code, fault.message, line, table.id, number, player, table, follows)
 
-    def _round_follows(self, table: Table, number: int) -> int | None:
-        """The root a fault of round ``number`` follows (None: the fault is a root)."""
-        return table.root if table.root and table.root_round == number else None
 
     # -- events ------------------------------------------------------------
 
@@ -436,8 +416,8 @@ class Replay:
             self.on_first_start(table)
         previous = self.tables.get(match_id)
         if previous is not None:
-            if previous.held is not None:
-                _follows.resolve(self, previous, None)
+            if previous.follow is not None:
+                _readings.settle(self, previous, None)
             self._open_bytes -= previous.weight
             if self.observer is not None:
                 self.observer.match_ended(previous, None, previous.last_line)  # replaced, never finished
@@ -485,8 +465,8 @@ class Replay:
         table = self._table(event, line, table.upcoming_round() if table is not None else None)
         if table is None or table.match is None:
             return
-        if table.held is not None:
-            _follows.resolve(self, table, None)
+        if table.follow is not None:
+            _readings.settle(self, table, None)
         match = table.match
         if not match.rounds_started:
             table.weight += DEALT_BYTES
@@ -494,7 +474,7 @@ class Replay:
         number = table.round_number()
         if match.round_open:  # (the message is built only when needed)
             self._faults(self._close_open_round(table, f"round_start of round {event.round}", line), line, table,
-                         None, self._round_follows(table, number or 0))
+                         None, _follows.round_follows(table, number or 0))
         else:
             table.round = None
         deal_faults, table.round = match.deal_round(event.round, event.opener, event.hands, event.stock)
@@ -531,8 +511,9 @@ class Replay:
         table = self._located(fields[_MATCH_ID], fields[_SEQ], event, line)
         if table is None:
             return
-        if table.held is not None:  # a move out of turn waits for the rest of its round, to be read with it
-            return _follows.hold(self, table, event, line, kind)
+        follow = table.follow
+        if follow is not None and follow.held is not None:  # a move out of turn waits for the rest of its round
+            return _readings.hold(self, table, event, line, kind)
         self._apply(table, event, fields, line, kind, False)
 
     def apply_move(self, table: Table, event: Any, line: int, kind: int) -> None:
@@ -549,10 +530,8 @@ class Replay:
             found = table.seat_of.get(player)
             if found is None:
                 return self._unmovable(table, event, line)
-            if not read and table.read_round != state.number and state.reason is None:
-                table.held = _follows.Held(self.lost.pop(table.id, 0) if self.lost else 0)
-                table.held.events.append((event, line, kind))
-                return
+            if not read and state.reason is None and _readings.start_hold(table, state, event, line, kind):
+                return  # read with the rest of its round
             seat = found
         observer = self.observer
         could_play = observer is not None and state.playable(seat) != 0
@@ -569,24 +548,15 @@ class Replay:
             faults = state.try_pass(seat)
         if faults:
             self._move_faults(table, state, seat, fields, kind, faults, line, player)
-        elif table.root_round == state.number:  # back in step after a root, once every player moved cleanly
-            table.clean += 1
+        elif table.follow is not None:  # back in step after a root, once every player moved cleanly
+            _follows.clean_move(table.follow, state.number)
         if observer is not None:
             observer.moved(table, state, seat, event, line, could_play, faults)
 
     def _move_faults(self, table: Table, state: Round, seat: int, fields: tuple[Any, ...], kind: int,
                      faults: tuple[Fault, ...], line: int, player: str) -> None:
         """Report a move's faults: follow-ons of the round's root, or the root (a fault of the move itself)."""
-        follows = self._round_follows(table, state.number)
-        if follows is not None and table.clean >= _follows.STEADY * len(state.names) and state.reason is None:
-            follows = None  # the replay was in step again: a fault of its own (a move after the round ended
-            # in the replay, M209, still follows: only a replay out of step ends a round the log goes on with)
-        if self.lost and follows is None:  # the first fault after a line lost follows it, however much later
-            follows = self.lost.pop(table.id, None)
-        self._faults(faults, line, table, player, follows)
-        if follows is None and any(fault.code[0] == "M" for fault in faults):
-            _follows.taint(table, line, True)
-        table.clean = 0
+        self._faults(faults, line, table, player, _follows.move_follows(table, state, faults, line))
         if kind == _PLAYED and fields[_POINTS] is not None:  # what the log claims that the replay does not give
             placed = not any(fault.impossible for fault in faults)
             _follows.note_claim(table, seat, fields[_POINTS] - (state.last_points if placed else 0))
@@ -595,23 +565,24 @@ class Replay:
         table = self._table(event, line)
         if table is None or table.match is None:
             return
-        if table.held is not None:
-            _follows.resolve(self, table, event)
+        if table.follow is not None:
+            _readings.settle(self, table, event)
         if table.round is None:
             self._emit("F004", f"round_end of round {event.round} outside a round", line, table.id,
                        table.round_number(), None, table)
             return
         match, state = table.match, table.round
         if not state.is_over:
-            _follows.read_round_end(self, table, state, event, line)
+            _readings.read_round_end(self, table, state, event, line)
         faults = match.check_round_end(event.round, event.reason, event.winner, event.points, event.hands)
         if faults:
-            self._faults(faults, line, table, None, self._round_follows(table, state.number))
-            if self._round_follows(table, state.number) is None:
+            follows = _follows.round_follows(table, state.number)
+            self._faults(faults, line, table, None, follows)
+            if follows is None:
                 _follows.taint(table, line)
             _follows.note_round_claims(table, state, event.points)
-        if self.lost:
-            self.lost.pop(table.id, None)
+        if table.follow is not None:
+            table.follow.lost = 0
         match.settle_round()
         table.round = None
         if self.observer is not None:
@@ -622,12 +593,12 @@ class Replay:
         if table is None:
             return
         match = table.match
-        if table.held is not None:
-            _follows.resolve(self, table, None)
+        if table.follow is not None:
+            _readings.settle(self, table, None)
         if match is not None:
             number = table.round_number() or 0
             self._faults(self._close_open_round(table, "match_end", line), line, table, None,
-                         self._round_follows(table, number))
+                         _follows.round_follows(table, number))
             for fault in match.check_match_end(event.scores, event.winner):
                 self._emit(fault.code, fault.message, line, table.id, table.round_number(), None, table,
                            _follows.end_follows(table, fault.code, event.scores, event.winner))

@@ -28,7 +28,7 @@ from ..log.reader import (
     too_deep,
     without_long_lines,
 )
-from .follows import match_of_line
+from .readings import match_of_line
 from .replay import MAX_OPEN_MATCHES, Replay, Table
 from .rules import SEVERITY
 from .violations import MAX_PER_LINE, MAX_PER_MATCH, Reporter, Summary, Violation
