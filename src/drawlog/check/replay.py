@@ -505,22 +505,24 @@ class Replay:
             self._emit("M201", f"{event.player} is not a player of this match", line, table.id,
                        table.round.number, event.player, table)
 
-    def _move(self, event: Any, line: int, kind: int) -> None:
-        """A draw, play or pass (``kind``): the engine checks it and carries out what is physically possible."""
-        fields: tuple[Any, ...] = _FIELDS(event)
-        table = self._located(fields[_MATCH_ID], fields[_SEQ], event, line)
-        if table is None:
-            return
-        follow = table.follow
-        if follow is not None and follow.held is not None:  # a move out of turn waits for the rest of its round
-            return _readings.hold(self, table, event, line, kind)
-        self._apply(table, event, fields, line, kind, False)
-
     def apply_move(self, table: Table, event: Any, line: int, kind: int) -> None:
         """Replay a held move of ``table``'s match as a reading of a fault does (never held again)."""
-        self._apply(table, event, _FIELDS(event), line, kind, True)
+        self._move(event, line, kind, table)
 
-    def _apply(self, table: Table, event: Any, fields: tuple[Any, ...], line: int, kind: int, read: bool) -> None:
+    def _move(self, event: Any, line: int, kind: int, held: Table | None = None) -> None:
+        """A draw, play or pass (``kind``): the engine checks it and carries out what is physically possible.
+
+        ``held``: the match of a move held for a reading (:mod:`drawlog.check.readings`), replayed now.
+        """
+        fields: tuple[Any, ...] = _FIELDS(event)
+        table = held
+        if table is None:
+            table = self._located(fields[_MATCH_ID], fields[_SEQ], event, line)
+            if table is None:
+                return
+            follow = table.follow
+            if follow is not None and follow.held is not None:  # a move out of turn waits for its round's end
+                return _readings.hold(self, table, event, line, kind)
         state = table.round
         player: str = fields[_PLAYER]
         if state is None:
@@ -530,7 +532,7 @@ class Replay:
             found = table.seat_of.get(player)
             if found is None:
                 return self._unmovable(table, event, line)
-            if not read and state.reason is None and _readings.start_hold(table, state, event, line, kind):
+            if held is None and state.reason is None and _readings.start_hold(table, state, event, line, kind):
                 return  # read with the rest of its round
             seat = found
         observer = self.observer
