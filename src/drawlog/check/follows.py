@@ -41,8 +41,7 @@ UNSURE_POINTS = 60
 class Follow:
     """What a match keeps for its follow-ons, made at its first fault (a clean match has none: no cost)."""
 
-    __slots__ = ("held", "root", "root_round", "read_round", "match_root", "claim_diff", "unsure", "clean", "lost",
-                 "_seats")
+    __slots__ = ("held", "root", "root_round", "match_root", "claim_diff", "unsure", "clean", "lost", "_seats")
 
     def __init__(self, seats: int) -> None:
         #: A move out of turn and the moves after it, held until a reading is chosen (None: nothing held).
@@ -50,8 +49,6 @@ class Follow:
         #: The line of the root of the round ``root_round`` (0: none): that round's later faults follow it.
         self.root = 0
         self.root_round = 0
-        #: The round in which a move out of turn was read already (not held again in that round).
-        self.read_round = 0
         #: The line of the match's first root (0: none).
         self.match_root = 0
         #: How much more the log claimed than the replay gave, per seat, at faulty claims (None: no difference).
@@ -91,13 +88,22 @@ def clean_move(follow: Follow, number: int) -> None:
         follow.clean += 1
 
 
+def current_root(table: Table, state: Round) -> int | None:
+    """The root a fault found now in ``state``'s round follows: None when there is none, or when the replay has
+    been in step again since (every player moved clean :data:`STEADY` times): then the fault is a root."""
+    follow: Follow | None = table.follow
+    follows = round_follows(table, state.number)
+    if follows is not None and follow is not None and follow.clean >= STEADY * len(state.names) \
+            and state.reason is None:
+        return None  # (a move after the round ended in the replay, M209, still follows: only a replay out of
+        # step ends a round the log goes on with)
+    return follows
+
+
 def move_follows(table: Table, state: Round, faults: tuple[Fault, ...], line: int) -> int | None:
     """The root a move's faults follow (None: they are a root, and a move fault makes its line the round's)."""
     follow = follow_of(table)
-    follows = round_follows(table, state.number)
-    if follows is not None and follow.clean >= STEADY * len(state.names) and state.reason is None:
-        follows = None  # back in step: a fault of its own (but a move after the round ended in the replay,
-        # M209, still follows: only a replay out of step ends a round the log goes on with)
+    follows = current_root(table, state)
     if follows is None and follow.lost:  # the first fault after a line lost follows it, however much later
         follows, follow.lost = follow.lost, 0
     if follows is None and any(fault.code[0] == "M" for fault in faults):
@@ -181,5 +187,5 @@ def note_round_claims(table: Table, state: Round, points: Mapping[str, int]) -> 
         note_claim(table, seat, points.get(name, 0) - replayed)
 
 
-__all__ = ["STEADY", "UNSURE_POINTS", "Follow", "clean_move", "deal_follows", "end_follows", "follow_of",
+__all__ = ["STEADY", "UNSURE_POINTS", "Follow", "clean_move", "current_root", "deal_follows", "end_follows", "follow_of",
            "move_follows", "note_claim", "note_round_claims", "round_follows", "scores_explained", "taint"]

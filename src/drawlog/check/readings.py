@@ -67,10 +67,8 @@ def settle(replay: Replay, table: Table, claim: RoundEnd | None) -> None:
 
 
 def start_hold(table: Table, state: Round, event: Any, line: int, kind: int) -> bool:
-    """Hold a move out of turn for a reading (True), unless a move of its round was read already."""
+    """Hold a move out of turn for a reading (True: always, now; a reading's own moves are not offered)."""
     follow = follow_of(table)
-    if follow.read_round == state.number:
-        return False
     held = follow.held = Held(follow.lost)
     follow.lost = 0
     held.events.append((event, line, kind))
@@ -182,7 +180,6 @@ def resolve(replay: Replay, table: Table, claim: RoundEnd | None) -> None:
     events = held.events
     if state is None or held is None:  # (not reached: a round is open while moves are held)
         return
-    follow.read_round = state.number
     first, line, kind = events[0]
     seat = table.seat_of[first.player]
     turn = state.turn
@@ -208,15 +205,22 @@ def resolve(replay: Replay, table: Table, claim: RoundEnd | None) -> None:
         replay.report_root(table, "M201", message, line, first.player, held.lost)
     elif held.lost:
         taint(table, held.lost)
-    for index in best.order:
+    explained = 2 if best.kind == SWAPPED else 1  # the moves the reading explains; a later one may be read anew
+    for position, index in enumerate(best.order):
         event, at, action = events[index]
+        again: Held | None = follow.held
+        if again is not None:  # a later move out of turn is held for its own reading: the rest go with it
+            again.events.append((event, at, action))
+            continue
         if alt >= 0 and table.round is state:
             mover = table.seat_of.get(event.player)
             if mover == state.turn:
                 alt = -1
             elif mover == alt and index != 0:
                 state.turn, alt = alt, -1
-        replay.apply_move(table, event, at, action)
+        replay.apply_move(table, event, at, action, position >= explained)
+    if follow.held is not None:
+        resolve(replay, table, claim)
 
 
 def hold(replay: Replay, table: Table, event: Any, line: int, kind: int) -> None:

@@ -323,9 +323,10 @@ class Replay:
                     follows: int = 0) -> None:
         """Report a reading of a fault (the round's root, or a follow-on of ``follows``) and make it the root."""
         number = table.round_number()
-        follows = follows or _follows.round_follows(table, number or 0) or 0
+        if not follows and table.round is not None:
+            follows = _follows.current_root(table, table.round) or 0
         self._emit(code, message, line, table.id, number, player, table, follows or None)
-        _follows.taint(table, follows or line)
+        _follows.taint(table, follows or line, not follows)
 
     def _emit(self, code: str, message: str, line: int | None, match: str | None,
               round_number: int | None, player: str | None, table: Table | None = None,
@@ -505,11 +506,12 @@ class Replay:
             self._emit("M201", f"{event.player} is not a player of this match", line, table.id,
                        table.round.number, event.player, table)
 
-    def apply_move(self, table: Table, event: Any, line: int, kind: int) -> None:
-        """Replay a held move of ``table``'s match as a reading of a fault does (never held again)."""
-        self._move(event, line, kind, table)
+    def apply_move(self, table: Table, event: Any, line: int, kind: int, may_hold: bool) -> None:
+        """Replay a held move of ``table``'s match as a reading of a fault does (``may_hold``: a move out of
+        turn may be held for a reading of its own: it comes after those the reading explains)."""
+        self._move(event, line, kind, table, may_hold)
 
-    def _move(self, event: Any, line: int, kind: int, held: Table | None = None) -> None:
+    def _move(self, event: Any, line: int, kind: int, held: Table | None = None, may_hold: bool = False) -> None:
         """A draw, play or pass (``kind``): the engine checks it and carries out what is physically possible.
 
         ``held``: the match of a move held for a reading (:mod:`drawlog.check.readings`), replayed now.
@@ -532,7 +534,8 @@ class Replay:
             found = table.seat_of.get(player)
             if found is None:
                 return self._unmovable(table, event, line)
-            if held is None and state.reason is None and _readings.start_hold(table, state, event, line, kind):
+            if (held is None or may_hold) and state.reason is None \
+                    and _readings.start_hold(table, state, event, line, kind):
                 return  # read with the rest of its round
             seat = found
         observer = self.observer
