@@ -41,7 +41,8 @@ UNSURE_POINTS = 60
 class Follow:
     """What a match keeps for its follow-ons, made at its first fault (a clean match has none: no cost)."""
 
-    __slots__ = ("held", "root", "root_round", "match_root", "claim_diff", "unsure", "clean", "lost", "_seats")
+    __slots__ = ("held", "root", "root_round", "match_root", "claim_diff", "unsure", "clean", "lost", "read_round",
+                 "readings", "_seats")
 
     def __init__(self, seats: int) -> None:
         #: A move out of turn and the moves after it, held until a reading is chosen (None: nothing held).
@@ -59,6 +60,9 @@ class Follow:
         self.clean = 0
         #: The line of a move that could not be read, until the next fault of its round is read with it (0: none).
         self.lost = 0
+        #: How many moves out of turn of the round ``read_round`` were held for a reading.
+        self.read_round = 0
+        self.readings = 0
         self._seats = seats
 
     def diff(self) -> list[int]:
@@ -187,5 +191,5 @@ def note_round_claims(table: Table, state: Round, points: Mapping[str, int]) -> 
         note_claim(table, seat, points.get(name, 0) - replayed)
 
 
-__all__ = ["STEADY", "UNSURE_POINTS", "Follow", "clean_move", "current_root", "deal_follows", "end_follows", "follow_of",
-           "move_follows", "note_claim", "note_round_claims", "round_follows", "scores_explained", "taint"]
+__all__ = ["STEADY", "UNSURE_POINTS", "Follow", "clean_move", "current_root", "deal_follows", "end_follows",
+           "follow_of", "move_follows", "note_claim", "note_round_claims", "round_follows", "scores_explained", "taint"]

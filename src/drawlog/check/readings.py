@@ -37,7 +37,11 @@ if TYPE_CHECKING:
     from .replay import Replay, Table
 
 #: The most moves held for a reading: a round longer than that is read on what was held.
-MAX_HELD = 200
+MAX_HELD = 100
+#: The most moves out of turn of one round read (held and scored); later ones are taken as made out of turn.
+#: Each reading replays the moves held under every reading offered: this bounds what a log of nothing but
+#: moves out of turn costs.
+MAX_READINGS = 4
 #: A match id in a line that could not be decoded (F001), to know whose move it was.
 MATCH_ID = re.compile(rb'"match"\s*:\s*"((?:[^"\\]|\\.){1,200})"')
 #: The readings: made out of turn, a move missing before it, two lines swapped.
@@ -67,8 +71,13 @@ def settle(replay: Replay, table: Table, claim: RoundEnd | None) -> None:
 
 
 def start_hold(table: Table, state: Round, event: Any, line: int, kind: int) -> bool:
-    """Hold a move out of turn for a reading (True: always, now; a reading's own moves are not offered)."""
+    """Hold a move out of turn for a reading (True), unless :data:`MAX_READINGS` of its round were read."""
     follow = follow_of(table)
+    if follow.read_round != state.number:
+        follow.read_round, follow.readings = state.number, 0
+    if follow.readings >= MAX_READINGS:
+        return False
+    follow.readings += 1
     held = follow.held = Held(follow.lost)
     follow.lost = 0
     held.events.append((event, line, kind))
@@ -177,9 +186,9 @@ def resolve(replay: Replay, table: Table, claim: RoundEnd | None) -> None:
     held = follow.held
     follow.held = None
     state = table.round
-    events = held.events
     if state is None or held is None:  # (not reached: a round is open while moves are held)
         return
+    events = held.events
     first, line, kind = events[0]
     seat = table.seat_of[first.player]
     turn = state.turn
@@ -278,5 +287,5 @@ def _unsure(table: Table, state: Round, seat: int) -> None:
         follow.unsure |= 1 << seat
 
 
-__all__ = ["MAX_HELD", "Held", "Reading", "hold", "lost_line", "match_of_line", "read_round_end", "readings",
+__all__ = ["MAX_HELD", "MAX_READINGS", "Held", "Reading", "hold", "lost_line", "match_of_line", "read_round_end", "readings",
            "resolve", "score", "settle", "start_hold"]
