@@ -254,29 +254,36 @@ def lost_line(replay: Replay, table: Table, line: int) -> None:
 
 
 def read_round_end(replay: Replay, table: Table, state: Round, claim: RoundEnd, line: int) -> None:
-    """A ``round_end`` claiming a domino by a player left with one tile: their last play seems to be missing.
+    """A ``round_end`` naming a winner of a round the replay has not ended: their ending play seems missing.
 
-    When that tile fits, it is played (the round is over, as the log says) and
-    the reading is reported as the R301 the claim would have given, so the
-    round's points and the match's scores are the log's again.
+    When one of the winner's plays ends the round as the log says (a domino
+    with their last tile; in All Fives also a play that reaches the target), it
+    is played and the reading is reported as the R301 the claim would have
+    given, so the round's points and the match's scores are the log's again.
     """
-    if state.is_over or claim.reason != "domino" or claim.winner is None:
+    if state.is_over or claim.winner is None or claim.reason == "blocked":
         return
     seat = table.seat_of.get(claim.winner)
-    if seat is None or state.hands[seat].bit_count() != 1:
+    if seat is None:
         return
     turn = state.turn
     state.turn = seat
     plays = state.legal_plays(seat)
-    if not plays:
+    ending = None
+    for halves, end in plays:
+        twin = state.copy()
+        twin.try_play(seat, halves, end)
+        if twin.reason == claim.reason and twin.winner == seat:
+            ending = halves, end
+            break
+    if ending is None:
         state.turn = turn
         return
-    halves, end = plays[0]
-    state.try_play(seat, halves, end)
+    state.try_play(seat, *ending)
     _unsure(table, state, seat)
-    replay.report_root(table, "R301", f"round_end while the round is not over: {claim.winner} still holds "
-                                      f"{label(tile_id(halves))}, which fits; a play of it seems to be missing "
-                                      f"before this line (taken as played)", line, None)
+    replay.report_root(table, "R301", f"round_end while the round is not over: a play of {claim.winner}'s "
+                                      f"{label(tile_id(ending[0]))}, which ends it ({claim.reason}), seems to be "
+                                      f"missing before this line (taken as played)", line, None)
 
 
 def _unsure(table: Table, state: Round, seat: int) -> None:
