@@ -36,6 +36,8 @@ STEADY = 2
 #: What a play read into an All Fives log (a move missing) may have scored otherwise: the final scores may differ
 #: by a multiple of five up to this much for its player (its points were never claimed).
 UNSURE_POINTS = 60
+#: The reason of a round ended by a play that reaches the target (All Fives, format v1.2).
+TARGET = "target"
 
 
 class Follow:
@@ -104,10 +106,20 @@ def current_root(table: Table, state: Round) -> int | None:
     return follows
 
 
+def score_follows(table: Table, state: Round, claimed: str | None = None) -> int | None:
+    """The match's first root, when the replay's scores differ from the log's (a reported fault made them differ)
+    and the round ends at the target (All Fives v1.2: in the replay, or ``claimed`` by the log): then where the
+    round ends follows from those scores, not from a fault of the round."""
+    follow: Follow | None = table.follow
+    if follow is None or follow.claim_diff is None or not follow.match_root:
+        return None
+    return follow.match_root if state.reason == TARGET or claimed == TARGET else None
+
+
 def move_follows(table: Table, state: Round, faults: tuple[Fault, ...], line: int) -> int | None:
     """The root a move's faults follow (None: they are a root, and a move fault makes its line the round's)."""
     follow = follow_of(table)
-    follows = current_root(table, state)
+    follows = current_root(table, state) or score_follows(table, state)
     if follows is None and follow.lost:  # the first fault after a line lost follows it, however much later
         follows, follow.lost = follow.lost, 0
     if follows is None and any(fault.code[0] == "M" for fault in faults):
@@ -192,4 +204,5 @@ def note_round_claims(table: Table, state: Round, points: Mapping[str, int]) -> 
 
 
 __all__ = ["STEADY", "UNSURE_POINTS", "Follow", "clean_move", "current_root", "deal_follows", "end_follows",
-           "follow_of", "move_follows", "note_claim", "note_round_claims", "round_follows", "scores_explained", "taint"]
+           "follow_of", "move_follows", "score_follows", "note_claim", "note_round_claims", "round_follows",
+           "scores_explained", "taint"]

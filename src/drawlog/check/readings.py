@@ -294,5 +294,5 @@ def _unsure(table: Table, state: Round, seat: int) -> None:
         follow.unsure |= 1 << seat
 
 
-__all__ = ["MAX_HELD", "MAX_READINGS", "Held", "Reading", "hold", "lost_line", "match_of_line", "read_round_end", "readings",
-           "resolve", "score", "settle", "start_hold"]
+__all__ = ["MAX_HELD", "MAX_READINGS", "Held", "Reading", "hold", "lost_line", "match_of_line", "read_round_end",
+           "readings", "resolve", "score", "settle", "start_hold"]

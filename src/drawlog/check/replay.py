@@ -581,7 +581,7 @@ class Replay:
             _readings.read_round_end(self, table, state, event, line)
         faults = match.check_round_end(event.round, event.reason, event.winner, event.points, event.hands)
         if faults:
-            follows = _follows.round_follows(table, state.number)
+            follows = _follows.round_follows(table, state.number) or _follows.score_follows(table, state, event.reason)
             self._faults(faults, line, table, None, follows)
             if follows is None:
                 _follows.taint(table, line)
