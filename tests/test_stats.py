@@ -714,6 +714,17 @@ def test_a_forfeit_is_named_in_matches_and_counts_as_a_loss(tmp_path: Path) -> N
     assert rated["player"].to_list()[-1] == "bob"          # last in m1, tied last but one in m2
 
 
+def test_a_forfeit_for_an_illegal_move_counts_as_a_loss_though_the_match_is_invalid(tmp_path: Path) -> None:
+    """The move that made the referee stop the match must not spare the player the loss (nor the winner the win)."""
+    out = tmp_path / "stats"
+    write_tables([str(ROOT / "tests" / "fixtures" / "codes" / "M203-forfeit.jsonl")], out)
+    [(valid, forfeit)] = open_tables(out)["matches"].select("valid", "forfeit").collect().rows()
+    assert (valid, forfeit) == (False, "ann")
+    board = leaderboard(out).select("player", "matches", "match_wins", "invalid_matches")
+    assert board.sort("player").rows() == [("ann", 1, 0, 1), ("bob", 1, 1, 1)]
+    assert ratings(out)["player"].to_list() == ["bob", "ann"]
+
+
 def test_a_clean_match_has_no_forfeit(corpus_stats) -> None:
     matches = corpus_stats["matches"]
     assert matches["forfeit"].null_count() == matches.height == matches["forfeit_reason"].null_count()

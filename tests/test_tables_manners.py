@@ -262,10 +262,11 @@ def test_sql_over_the_renamed_columns_works(stats: Path):
     assert result.output.splitlines()[0] == "left_end,right_end,placed_end,low"
 
 
-def test_the_manifest_names_format_3_and_what_changed(stats: Path):
+def test_the_manifest_names_the_table_format_and_what_changed(stats: Path):
     manifest = json.loads((stats / MANIFEST).read_text(encoding="utf-8"))
-    assert manifest["table_format"] == TABLE_FORMAT == 3
+    assert manifest["table_format"] == TABLE_FORMAT == 4
     assert "left_end" in manifest["changes"]["3"] and "path" in manifest["changes"]["3"]
+    assert "forfeit" in manifest["changes"]["4"] and "follows" in manifest["changes"]["4"]
     assert pq.read_schema(stats / "moves.parquet").field("tile").type.value_type.bit_width == 8
 
 

@@ -32,7 +32,7 @@ from .stats import MATCH_KEYS, SCHEMAS, TABLES, StatsRecorder
 
 PARTITION_KEYS = (*MATCH_KEYS, "variant", "file")
 #: The version of the tables' columns, ``table_format`` in the manifest (a manifest without it is 1).
-TABLE_FORMAT = 3
+TABLE_FORMAT = 4
 #: What each ``table_format`` changed, written into the manifest as ``changes``.
 TABLE_CHANGES = {
     2: "All Fives: variant in every table; rounds.spinner; players.play_points and end_points; moves.points, "
@@ -41,6 +41,8 @@ TABLE_CHANGES = {
        "up_end, down_end; tiles (moves.tile, rounds.opening_tile, rounds.spinner) are lists of two int8, low "
        "first; moves.faults is a list of codes; points, scores and their claims are all int64; a path column "
        "(absolute; null for standard input) beside file (as given) in every table",
+    4: "log format 1.2: rounds.reason may be target (All Fives); matches.forfeit and forfeit_reason; "
+       "violations.follows (the line of the root violation, null for a root)",
 }
 
 

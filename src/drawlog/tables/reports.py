@@ -33,8 +33,12 @@ FINISHED = pl.col("complete") & pl.col("decided") & pl.col("replayed")
 
 
 def _counted(include_invalid: bool) -> pl.Expr:
-    """The matches results count: finished and valid (no error found), or every finished one."""
-    return FINISHED if include_invalid else FINISHED & pl.col("valid")
+    """The matches results count: finished and valid (no error found), or every finished one.
+
+    A forfeited match (format v1.2) counts whatever errors it holds: the referee stopped it, most often for
+    the very illegal move that made it invalid, and that move must not spare the player the loss.
+    """
+    return FINISHED if include_invalid else FINISHED & (pl.col("valid") | pl.col("forfeit").is_not_null())
 
 
 def query(folder: str | Path, sql: str) -> pl.DataFrame:
@@ -67,7 +71,7 @@ def ratings(folder: str | Path, variant: str | None = None, include_invalid: boo
         _of_variant(tables["matches"], variant)
         .filter(_counted(include_invalid) & pl.col("scores").is_not_null())
         .sort(["started_at", "file", "first_line"], nulls_last=True)
-        .select("variant", "player_names", "scores", _forfeit(tables["matches"]))
+        .select("variant", "player_names", "scores", "forfeit")
         .collect()
     )
     model = PlackettLuce()
@@ -169,13 +173,6 @@ def leaderboard(folder: str | Path, by: str | None = None, sort: str = "rating",
     order = [sort, *(key for key in keys if key != sort)]
     return board.select(*keys, *LEADERBOARD_COLUMNS).sort(
         order, descending=[descending] + [False] * (len(order) - 1), nulls_last=True)
-
-
-def _forfeit(matches: pl.LazyFrame) -> pl.Expr:
-    """The ``forfeit`` column (format v1.2), or nulls for tables written before it."""
-    if "forfeit" in matches.collect_schema().names():
-        return pl.col("forfeit")
-    return pl.lit(None, dtype=pl.String).alias("forfeit")
 
 
 def _ranked(names: list[str], scores: list[float], forfeit: str | None) -> list[float]:
