@@ -16,7 +16,7 @@ from setuptools.command.build_ext import build_ext
 
 #: The modules compiled: the rules engine, the replay and the statistics recorder, where runs spend their time.
 COMPILED = ["errors", "engine/tiles", "engine/line", "engine/tableau", "engine/scoring", "engine/rounds",
-            "engine/allfives", "engine/profiles", "engine/claims", "engine/match", "check/seen", "check/replay",
+            "engine/allfives", "engine/profiles", "engine/claims", "engine/match", "check/seen", "check/table", "check/replay",
             "tables/sinks", "tables/stats"]
 
 

@@ -27,7 +27,8 @@ import msgspec
 from ..errors import InputError
 from ..log.events import MatchEnd, MatchStart
 from ..log.reader import LongLine, Source, read_blocks
-from .replay import Observer, Table
+from .replay import Observer
+from .table import Table
 from .validator import Validator
 from .violations import Violation
 

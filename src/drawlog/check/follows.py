@@ -24,11 +24,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..engine.rounds import Round
+from ..engine.rounds import TARGET, Round
 from ..errors import Fault
 
 if TYPE_CHECKING:
-    from .replay import Table
+    from .table import Table
 
 #: After a root, a round is back in step once this many moves a player replayed clean in a row: a move's fault
 #: after that is a root of its own (a second, independent fault), not a follow-on. Its claims still follow.
@@ -36,8 +36,6 @@ STEADY = 2
 #: What a play read into an All Fives log (a move missing) may have scored otherwise: the final scores may differ
 #: by a multiple of five up to this much for its player (its points were never claimed).
 UNSURE_POINTS = 60
-#: The reason of a round ended by a play that reaches the target (All Fives, format v1.2).
-TARGET = "target"
 
 
 class Follow:

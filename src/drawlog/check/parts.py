@@ -37,7 +37,8 @@ import msgspec
 from ..errors import InputError
 from ..log.reader import Source, printable
 from .pool import ProgressSender
-from .replay import ENDED, MAX_OPEN_MATCHES, NOT_STARTED, Table, second_start
+from .replay import ENDED, MAX_OPEN_MATCHES, NOT_STARTED, second_start
+from .table import Table
 from .rules import SEVERITY, WARNING
 from .validator import Validator
 from .violations import MAX_PER_LINE, MAX_PER_MATCH, Summary, Violation

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from ..engine.allfives import FivesRound
 from ..engine.rounds import Round
@@ -33,8 +33,18 @@ from ..engine.tiles import label, tile_id
 from ..log.events import RoundEnd
 from .follows import Follow, follow_of, taint
 
-if TYPE_CHECKING:
-    from .replay import Replay, Table
+from .table import Table
+
+
+class Replay(Protocol):
+    """What a reading asks of :class:`~drawlog.check.replay.Replay` (a protocol: that module imports this one)."""
+
+    def apply_move(self, table: Table, event: Any, line: int, kind: int, may_hold: bool) -> None:
+        """Replay a held move of ``table``'s match."""
+
+    def report_root(self, table: Table, code: str, message: str, line: int, player: str | None,
+                    follows: int = 0) -> None:
+        """Report a reading of a fault and make it the root."""
 
 #: The most moves held for a reading: a round longer than that is read on what was held.
 MAX_HELD = 100

@@ -16,7 +16,7 @@ from typing import Any, Final
 from msgspec.structs import astuple
 from mypy_extensions import mypyc_attr
 
-from ..engine.match import MAX_PLAYERS, MIN_PLAYERS, Match, check_players, seating
+from ..engine.match import MAX_PLAYERS, MIN_PLAYERS, check_players
 from ..engine.profiles import PROFILES, GameRules, house_rules
 from ..engine.rounds import Round
 from ..errors import Fault
@@ -25,6 +25,7 @@ from . import follows as _follows
 from . import readings as _readings
 from .rules import SEVERITY, WARNING
 from .seen import SeenIds
+from .table import Table
 from .violations import Reporter
 
 # The event classes as compiled constants: a module global would be looked up on every event.
@@ -57,9 +58,8 @@ MAX_OPEN_MATCHES: Final = 50_000
 #: The most memory the open matches may hold together (their ids, names and replayed state, as estimated by
 #: :attr:`Table.weight`): past it the oldest are closed as past ``--max-open-matches``, however few are open.
 MAX_OPEN_BYTES: Final = 32 << 20
-#: What an open match weighs before its id and names, and what its replayed state adds once it has dealt (measured:
-#: 1,000,000 matches that start and deal, 50,000 of them open at a time).
-TABLE_BYTES: Final = 400
+#: What an open match's replayed state adds once it has dealt (measured: 1,000,000 matches that start and deal,
+#: 50,000 of them open at a time; :data:`~drawlog.check.table.TABLE_BYTES` is what it weighs before).
 DEALT_BYTES: Final = 1_600
 #: How F004 ends for an event of a match id not open: started before (in any input read) or never.
 ENDED: Final = "which has ended"
@@ -69,73 +69,6 @@ NOT_STARTED: Final = "which has not started"
 def second_start(match_id: str, file: str, line: int) -> str:
     """F005's message: ``match_id`` is started again, first at ``file:line``."""
     return f"match {match_id} is started a second time (first at {file}:{line})"
-
-
-class Table:
-    """A match being replayed: the engine's state plus what the log format adds (seq, lines)."""
-
-    __slots__ = ("id", "_match", "_rules", "seat_of", "round", "last_seq", "top_seq", "last_line", "errors",
-                 "reported", "finished", "observed", "weight", "follow")
-
-    def __init__(self, match_id: str, match: Match | None, line: int) -> None:
-        self.id = match_id
-        self._match = match
-        #: The rules of a match to replay whose :class:`Match` is not built yet (see :meth:`set_up`).
-        self._rules: GameRules | None = None
-        self.seat_of = match.seat_of if match is not None else {}
-        self.round: Round | None = None
-        #: The last ``seq`` read, and the highest: either may be followed by the next number.
-        self.last_seq = 0
-        self.top_seq = 0
-        self.last_line = line
-        self.errors = 0
-        #: Violations of this match reported so far (for ``max_per_match``).
-        self.reported = 0
-        #: Whether the log's match_end was replayed (the match is counted complete).
-        self.finished = False
-        #: Whatever the replay's observer keeps for this match; the replay never reads it.
-        self.observed: Any = None
-        #: About how many bytes the match holds while open (see :data:`MAX_OPEN_BYTES`).
-        self.weight = TABLE_BYTES + len(match_id)
-        #: What :mod:`drawlog.check.follows` keeps of the match from its first fault on (None until then).
-        self.follow: Any = None
-
-    @property
-    def match(self) -> Match | None:
-        """The match's replayed state (None when it is not replayed), built when first asked for."""
-        match = self._match
-        if match is None and self._rules is not None:
-            match = self._match = Match(list(self.seat_of), rules=self._rules)
-            self._rules = None
-        return match
-
-    @property
-    def replayed(self) -> bool:
-        """Whether the match is replayed (it has a :attr:`match`), without building its :class:`Match`."""
-        return self._match is not None or self._rules is not None
-
-    def set_up(self, seats: list[str], rules: GameRules) -> None:
-        """Replay the match with ``seats`` under ``rules``; its :class:`Match` is built at its first use.
-
-        So a match open without a round yet holds no more than its seating (shared) and rules.
-        """
-        self._match = None
-        self._rules = rules
-        self.seat_of = seating(seats)[1]
-
-    def round_number(self) -> int | None:
-        """The round in play, or the last one started (None before any)."""
-        if self.round is not None:
-            return self.round.number
-        if self._match is not None and self._match.rounds_started:
-            return self._match.rounds_started
-        return None
-
-    def upcoming_round(self) -> int | None:
-        """The number the replay gives the next round_start (None when the match is not replayed)."""
-        if self._match is not None:
-            return self._match.rounds_started + 1
-        return 1 if self._rules is not None else None
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

@@ -30,7 +30,8 @@ from ..log.reader import (
 )
 from .hints import json_kind, not_json_hint, shortened
 from .readings import match_of_line
-from .replay import MAX_OPEN_MATCHES, Replay, Table
+from .replay import MAX_OPEN_MATCHES, Replay
+from .table import Table
 from .rules import SEVERITY
 from .violations import MAX_PER_LINE, MAX_PER_MATCH, Reporter, Summary, Violation
 

@@ -24,7 +24,7 @@ from ..engine.rounds import Round
 from ..engine.tiles import TILES, label, members, tile_id
 from ..log.events import Play, RoundStart
 from ..log.reader import LongLine, Source, read_blocks
-from .replay import Table
+from .table import Table
 from .validator import Validator
 
 Frame = dict[str, Any]

@@ -10,14 +10,29 @@ of a blocked round, All Fives' rounded pips, the rounds a final score adds up.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
 from ..errors import Fault
+from .profiles import Profile
+from .rounds import Round
 from .scoring import MatchResult, RoundScore, round_to_five
 from .tiles import labels, tile_id
 
-if TYPE_CHECKING:
-    from .match import Match
+
+class Match(Protocol):
+    """What these checks read of a :class:`~drawlog.engine.match.Match` (a protocol: that module imports this one)."""
+
+    names: tuple[str, ...]
+    seat_of: dict[str, int]
+    scores: list[int]
+    target: int
+    profile: Profile
+    result: MatchResult
+    round: Round | None
+    round_points: list[tuple[int, ...]]
+
+    def outcome_text(self) -> str:
+        """The scores so far, for messages."""
 
 #: The names that are not players a claim's message lists one by one (R303, R304, R306); the rest are counted.
 STRANGERS_LISTED: Final = 3

@@ -27,7 +27,8 @@ import msgspec
 import pyarrow as pa
 from msgspec.structs import astuple
 
-from ..check.replay import MOVE_FIELDS, Observer, Table
+from ..check.replay import MOVE_FIELDS, Observer
+from ..check.table import Table
 from ..check.violations import Violation
 from ..engine.allfives import FivesRound
 from ..engine.rounds import Round
