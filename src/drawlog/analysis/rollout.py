@@ -236,20 +236,34 @@ class Rollout:
     def _fives_choice(self, playable: int) -> tuple[int, str]:
         tableau = self.line
         assert isinstance(tableau, Tableau)
-        best: tuple[int, int, int, list[tuple[int, bool, bool, bool]]] | None = None
-        chosen = (-1, LEFT)
+        left, right, up, down = tableau.left, tableau.right, tableau.up, tableau.down
+        arms = tableau.arms_open
+        options: list[tuple[int, str]] = []
         for tile in members(playable):
-            halves = TILES[tile]
-            if tableau.left is None:
-                ends = [LEFT]
-            else:
-                ends = [end for end in _FIVES_ENDS if tableau.value(end) in halves]
-            for end in ends:
-                after = tableau.copy()
-                after.place_tile(halves, end)
-                key = (scored(after.count()), PIPS[tile], -tile, _shape(after))
-                if best is None or key > best:
-                    best, chosen = key, (tile, end)
+            if left is None or right is None:
+                options.append((tile, LEFT))
+                continue
+            a, b = TILES[tile]
+            if left == a or left == b:
+                options.append((tile, LEFT))
+            if right == a or right == b:
+                options.append((tile, RIGHT))
+            if arms:
+                if up == a or up == b:
+                    options.append((tile, UP))
+                if down == a or down == b:
+                    options.append((tile, DOWN))
+        if len(options) == 1:
+            return options[0]
+        best: tuple[int, int, int] = (-1, -1, 0)
+        best_after = tableau
+        chosen = options[0]
+        for tile, end in options:
+            after = tableau.copy()
+            after.place_tile(TILES[tile], end)
+            key = (scored(after.count()), PIPS[tile], -tile)
+            if key > best or (key == best and _shape(after) > _shape(best_after)):
+                best, best_after, chosen = key, after, (tile, end)
         return chosen
 
 
@@ -269,18 +283,56 @@ def _line_copy(line: Line) -> Line:
     return twin
 
 
+def placement_key(state: Round, tile: int, end: str | None) -> tuple[object, ...] | None:
+    """What placing ``tile`` on ``end`` leaves, the same for a placement and its mirror image; None: cannot.
+
+    ``end`` None: where the engine puts it (the one end it fits).
+    """
+    halves = TILES[tile]
+    if isinstance(state, FivesRound):
+        tableau = state.tableau
+        if tableau.left is not None:
+            if end is None:
+                end = tableau.only_end(halves[0], halves[1])
+            if end is None or tableau.value(end) not in halves:
+                return None
+        after = tableau.copy()
+        after.place_tile(halves, end or LEFT)
+        return (tile, scored(after.count()), *_shape(after))
+    ends = state.line.resolve(halves, end)
+    return None if ends is None else (tile, *sorted(ends))
+
+
 def legal_actions(state: Round, seat: int) -> list[Action]:
     """Every different legal action of ``seat`` to move in ``state``: placements (tile × end), and in Draw a draw.
 
-    All Fives never allows a voluntary draw; a forced draw or a pass (nothing to
-    place) is not returned: such a turn is no decision.
+    Placements that leave the same line up to a mirror image (``[1|6]`` on
+    either side of ``[6|6]``) are one action, named by its first end (left,
+    right, up, down). All Fives never allows a voluntary draw; with nothing to
+    place there is no action listed (a forced draw or pass is no decision).
     """
     if state.reason is not None or seat != state.turn:
         return []
-    actions = [Action(TILE_ID[halves], end) for halves, end in state.legal_plays(seat)]
+    actions: list[Action] = []
+    seen = set()
+    for halves, end in state.legal_plays(seat):
+        tile = TILE_ID[halves]
+        key = placement_key(state, tile, end)
+        if key not in seen:
+            seen.add(key)
+            actions.append(Action(tile, end))
     if actions and not isinstance(state, FivesRound) and state.can_draw(seat):
         actions.append(DRAW_ACTION)
     return actions
 
 
-__all__ = ["DRAW_ACTION", "PASS_ACTION", "Action", "Rollout", "legal_actions"]
+def find_action(state: Round, actions: list[Action], tile: int, end: str | None) -> int | None:
+    """The index in ``actions`` of placing ``tile`` on ``end`` (or its mirror image); None when not among them."""
+    key = placement_key(state, tile, end)
+    for index, action in enumerate(actions):
+        if action.tile == tile and placement_key(state, tile, action.end) == key:
+            return index
+    return None
+
+
+__all__ = ["DRAW_ACTION", "PASS_ACTION", "Action", "Rollout", "find_action", "legal_actions", "placement_key"]
