@@ -26,7 +26,7 @@ from ..log.events import AnyEvent, Draw, MatchEnd, MatchStart, Pass, Play, Round
 from ..log.reader import Source, expand_paths
 from .decisions import Decision, decision_seed, variant_of, weigh
 from .rollout import DRAW_ACTION, find_action, legal_actions
-from .sampler import VoidTracker
+from .sampler import SamplingError, VoidTracker
 
 _DECODER = msgspec.json.Decoder(AnyEvent)
 
@@ -96,7 +96,7 @@ class _MatchWalk:
     def _move(self, event: Play | Draw | Pass, line: int) -> None:
         state = self.state
         if state is None or state.is_over or state.names[state.turn] != event.player:
-            self._stopped(line, "the move cannot be replayed here")
+            self._stopped(line, "the move cannot be replayed here", "replay")
             return
         seat = state.turn
         self.ply += 1
@@ -125,12 +125,16 @@ class _MatchWalk:
             return
         analysis = self.analysis
         rng = decision_seed(self.seed, analysis.match, state.number, self.ply)
-        figures, table = weigh(state, seat, actions, taken, self.voids.excluded, self.samples, rng)
+        try:
+            figures, table = weigh(state, seat, actions, taken, self.voids.excluded, self.samples, rng)
+        except SamplingError as error:  # knowledge no deal fits: a fault the validator did not name
+            self._stopped(line, f"no deal fits what {event.player} could know ({error})", "sampler")
+            return
         analysis.decisions.append(Decision(
             file=analysis.file, match=analysis.match, round=state.number, ply=self.ply, line=line,
             player=state.names[seat], variant=variant_of(state), actions=table, **figures))  # type: ignore[arg-type]
 
-    def _stopped(self, line: int, message: str, code: str = "M201") -> None:
+    def _stopped(self, line: int, message: str, code: str) -> None:
         self.analysis.stop = Stop(self.analysis.file, line, code, message)
         self.done = True
 
@@ -149,12 +153,19 @@ def first_errors(source: Source) -> dict[str, Stop]:
 
 
 def _events(source: Source) -> Iterator[tuple[int, AnyEvent]]:
+    """Each event of ``source`` with its line; a line the typed decoder refuses is read as the validator reads it
+    (an unknown field ignored), or skipped."""
+    lenient = Validator()
     for first, block, count in numbered_blocks(source):
         for offset, raw in enumerate(block.split(b"\n")[:count]):
             try:
                 yield first + offset, _DECODER.decode(raw)
             except (msgspec.DecodeError, msgspec.ValidationError):
-                continue
+                event = lenient.decode_line(raw, first + offset)
+                for _ in lenient.reporter.flush():  # its W401 or F002 belongs to validate, not here
+                    pass
+                if event is not None:
+                    yield first + offset, event
 
 
 def analyze_source(source: Source, samples: int, seed: int, only: str | None = None) -> Iterator[MatchAnalysis]:
