@@ -185,3 +185,227 @@ def test_legal_actions_offer_the_draw_only_in_draw() -> None:
     fives_round = random_round(rng, True, 2, 9, 0)
     assert all(not action.is_draw for action in legal_actions(fives_round, fives_round.turn))
     assert Action(27, "left").label() == "[6|6] left"
+
+
+# -- constructed positions with a known answer ---------------------------------------
+
+from pathlib import Path  # noqa: E402
+
+import polars as pl  # noqa: E402
+from typer.testing import CliRunner  # noqa: E402
+
+from drawlog.analysis.decisions import decision_seed, error_class, weigh  # noqa: E402
+from drawlog.analysis.equity import (  # noqa: E402
+    DEFAULT_SAMPLES,
+    evaluate,
+    information_bases,
+    rollout_equities,
+)
+from drawlog.analysis.rollout import find_action  # noqa: E402
+from drawlog.analysis.summary import decision_accuracy  # noqa: E402
+from drawlog.cli import app  # noqa: E402
+from drawlog.engine.line import LEFT, RIGHT  # noqa: E402
+from drawlog.engine.tiles import TILE_ID  # noqa: E402
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
+
+
+def ids(*tiles: tuple[int, int]) -> list[int]:
+    return [TILE_ID[tile] for tile in tiles]
+
+
+def bitset(*tiles: tuple[int, int]) -> int:
+    return sum(1 << tile for tile in ids(*tiles))
+
+
+def draw_position(mine: list[tuple[int, int]], theirs: list[tuple[int, int]], stock: list[tuple[int, int]],
+                  ends: tuple[int, int], reserve: int = 2) -> Round:
+    """A 2-player Draw round, seat 0 to move on a line with these open ends; every other tile is placed."""
+    state = Round(("me", "you"), 0, [bitset(*mine), bitset(*theirs)], bitset(*stock), ids(*stock), 1, reserve)
+    state.line.left, state.line.right, state.line.length = ends[0], ends[1], 28 - len(mine) - len(theirs) - len(stock)
+    return state
+
+
+def fives_position(mine: list[tuple[int, int]], theirs: list[tuple[int, int]], stock: list[tuple[int, int]],
+                   placed: list[tuple[tuple[int, int], str]]) -> FivesRound:
+    """A 2-player All Fives round, seat 0 to move after the given placements (laid by the engine's tableau)."""
+    state = FivesRound(("me", "you"), 0, [bitset(*mine), bitset(*theirs)], bitset(*stock), ids(*stock))
+    for halves, end in placed:
+        state.tableau.place_tile(halves, end)
+    assert bitset(*mine, *theirs, *stock, *(halves for halves, _ in placed)) == FULL_SET
+    return state
+
+
+def equities(state: Round, actions: list[Action], seed: int = 7, samples: int = DEFAULT_SAMPLES):  # noqa: ANN201
+    return evaluate(state, 0, actions, Knowledge.of(state, 0), samples, random.Random(seed))
+
+
+def test_going_out_beats_a_draw_that_can_only_lose() -> None:
+    """Draw: the last tile goes out; drawing the last drawable tile instead can never do better, in any deal."""
+    state = draw_position([(2, 5)], [(6, 6), (4, 6), (1, 1)], [(0, 0), (0, 1), (3, 3)], (5, 3))
+    actions = legal_actions(state, 0)
+    assert actions == [Action(TILE_ID[(2, 5)], LEFT), DRAW_ACTION]
+    result = equities(state, actions)
+    assert result.information[0] > result.information[1]
+    assert result.omniscient[0] == 24.0  # the opponent's pips: 12 + 10 + 2
+    assert result.omniscient[1] <= 24.0
+    for base in information_bases(state, Knowledge.of(state, 0), DEFAULT_SAMPLES, random.Random(3))[0]:
+        play, draw = rollout_equities([base], 0, actions)
+        assert draw <= play
+    figures, _ = weigh(state, 0, actions, 1, [0, 0], DEFAULT_SAMPLES, random.Random(7))
+    assert figures["best"] == "[2|5] left" and figures["error"] > 0 and figures["action"] == "draw"
+
+
+def test_covering_the_end_the_opponent_needs_beats_letting_it_go_out() -> None:
+    """Draw: the opponent's last tile fits a 2: a play leaving a 2 open lets it go out, the other does not."""
+    state = draw_position([(2, 5), (6, 6)], [(0, 2)], [(0, 0), (0, 1), (3, 3), (4, 4)], (5, 2))
+    actions = legal_actions(state, 0)
+    result = equities(state, actions)
+    # [2|5] on either end leaves [6|6]; the opponent's [0|2] fits the 2 end only: playing on the 2 blocks it
+    labels = [action.label() for action in actions]
+    assert labels == ["[2|5] left", "[2|5] right", "draw"]
+    best = max(range(len(actions)), key=lambda index: result.information[index])
+    assert labels[best] == "[2|5] right"  # covers the 2: the opponent must draw, and [6|6] may go out next
+    assert result.omniscient[0] < 0 < result.omniscient[1]
+
+
+def test_all_fives_a_play_scoring_15_beats_one_scoring_0() -> None:
+    """The same last tile on two ends: 15 on the left, 0 on the right, nothing else different."""
+    placed = [((3, 3), LEFT), ((3, 0), LEFT), ((3, 6), RIGHT), ((3, 2), "up"), ((3, 1), "down")]
+    state = fives_position([(0, 6)], [(4, 4), (5, 5), (2, 2)],
+                           [tile for tile in TILES if TILE_ID[tile] not in ids((0, 6), (4, 4), (5, 5), (2, 2),
+                                                                                   *(h for h, _ in placed))],
+                           placed)
+    assert state.tableau.count() == 9
+    actions = legal_actions(state, 0)
+    assert [action.label() for action in actions] == ["[0|6] left", "[0|6] right"]
+    result = equities(state, actions)
+    assert result.information[0] - result.information[1] == 15.0
+    assert result.omniscient[0] - result.omniscient[1] == 15.0
+
+
+def test_all_fives_scoring_now_ranks_first_when_play_goes_on() -> None:
+    """Not the last tile: 15 now against 0 now, the rest of the round played out; still ranked first."""
+    placed = [((3, 3), LEFT), ((3, 0), LEFT), ((3, 6), RIGHT), ((3, 2), "up"), ((3, 1), "down")]
+    mine = [(0, 6), (1, 1)]
+    theirs = [(4, 4), (5, 5), (2, 2)]
+    used = ids(*mine, *theirs, *(h for h, _ in placed))
+    state = fives_position(mine, theirs, [tile for tile in TILES if TILE_ID[tile] not in used], placed)
+    actions = legal_actions(state, 0)
+    assert [action.label() for action in actions][:2] == ["[0|6] left", "[0|6] right"]
+    result = equities(state, actions)
+    assert result.information[0] > result.information[1] + 5
+
+
+def test_symmetric_actions_have_the_same_equity() -> None:
+    state = draw_position([(1, 6), (2, 4), (0, 3)], [(5, 5), (4, 5), (1, 2)], [(0, 0), (0, 1), (3, 3), (2, 3)],
+                          (6, 6))
+    mirror = [Action(TILE_ID[(1, 6)], LEFT), Action(TILE_ID[(1, 6)], RIGHT), DRAW_ACTION]
+    result = equities(state, mirror)
+    assert result.information[0] == result.information[1] and result.omniscient[0] == result.omniscient[1]
+    assert [action.label() for action in legal_actions(state, 0)] == ["[1|6] left", "draw"]  # one action
+    assert find_action(state, legal_actions(state, 0), TILE_ID[(1, 6)], RIGHT) == 0
+    fives = fives_position([(3, 5), (1, 2), (0, 4)], [(6, 6), (2, 6), (1, 4)],
+                           [tile for tile in TILES if TILE_ID[tile] not in ids(
+                               (3, 5), (1, 2), (0, 4), (6, 6), (2, 6), (1, 4), (3, 3))], [((3, 3), LEFT)])
+    mirror = [Action(TILE_ID[(3, 5)], LEFT), Action(TILE_ID[(3, 5)], RIGHT)]
+    result = equities(fives, mirror)
+    assert result.information[0] == result.information[1]
+    assert len(legal_actions(fives, 0)) == 1
+
+
+def test_equities_are_deterministic_for_a_seed() -> None:
+    state = draw_position([(1, 6), (2, 4), (0, 3)], [(5, 5), (4, 5), (1, 2)], [(0, 0), (0, 1), (3, 3), (2, 3)],
+                          (6, 3))
+    actions = legal_actions(state, 0)
+    assert equities(state, actions, seed=11) == equities(state, actions, seed=11)
+    assert equities(state, actions, seed=11).information != equities(state, actions, seed=12).information
+    assert decision_seed(1, "m", 2, 3).random() == decision_seed(1, "m", 2, 3).random()
+
+
+@pytest.mark.parametrize("fives", [False, True])
+def test_with_the_deal_revealed_information_and_omniscient_equity_agree(fives: bool) -> None:
+    """Two players and an empty stock: the unseen tiles are the opponent's hand, so every sample is the truth."""
+    checked = 0
+    for seed in range(80):
+        rng = random.Random(seed)
+        state = random_round(rng, fives, 2, 9 if fives else 7, 0)
+        while not state.is_over and (state.stock_left or len(legal_actions(state, state.turn)) < 2):
+            apply_move(state, random_move(state, rng))
+        if state.is_over:
+            continue
+        seat = state.turn
+        actions = legal_actions(state, seat)
+        result = evaluate(state, seat, actions, Knowledge.of(state, seat), 16, random.Random(1))
+        assert result.information == result.omniscient
+        checked += 1
+    assert checked >= 4
+
+
+def test_error_classes_and_accuracy() -> None:
+    assert [error_class(e) for e in (0.0, 1.0, 2.0, 4.99, 5.0, 9.9, 10.0, 30.0)] == [
+        "best", "good", "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
+    assert decision_accuracy(0.0) == 100.0 and round(decision_accuracy(10.0), 1) == 36.8
+
+
+# -- the command ---------------------------------------------------------------------
+
+runner = CliRunner()
+ENV = {"COLUMNS": "200", "NO_COLOR": "1"}
+
+
+def analyze(*args: object):  # noqa: ANN201
+    result = runner.invoke(app, ["analyze", *[str(arg) for arg in args]], env=ENV)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
+    assert "Traceback" not in result.output
+    return result
+
+
+def test_analyze_a_two_player_match(tmp_path: Path) -> None:
+    log = SAMPLES / "tournament-2p.jsonl"
+    first = analyze(log, "--match", "t2-000001", "--out", tmp_path / "tables")
+    assert first.exit_code == 0, first.output
+    assert "1 match, 116 decisions" in first.output and "p1" in first.output and "p2" in first.output
+    again = analyze(log, "--match", "t2-000001")
+    assert again.output == first.output
+    decisions = pl.read_parquet(tmp_path / "tables" / "decisions.parquet")
+    assert decisions.height == 116 and decisions.schema["error"] == pl.Float64 and decisions.schema["round"] == pl.Int32
+    assert (decisions["error"] >= 0).all() and set(decisions["class"]) <= {"best", "good", "inaccuracy", "mistake",
+                                                                          "blunder"}
+    players = pl.read_parquet(tmp_path / "tables" / "analysis_players.parquet")
+    assert players["player"].to_list() == ["p1", "p2"] and players["decisions"].sum() == 116
+    assert players.schema["peek_z"] == pl.Float64 and players["peek_z"].is_null().all()
+
+
+def test_analyze_json_and_another_seed() -> None:
+    result = analyze(SAMPLES / "all-fives.jsonl", "--match", "af-000001", "--format", "json", "--samples", "8",
+                     "--seed", "3")
+    assert result.exit_code == 0
+    document = __import__("json").loads(result.output)
+    assert document["samples"] == 8 and document["matches"][0]["finished"]
+    decision = document["decisions"][0]
+    assert decision["variant"] == "all-fives" and len(decision["actions"]) == decision["options"] >= 2
+
+
+def test_analyze_stops_at_the_first_error() -> None:
+    result = analyze(SAMPLES / "every-violation.jsonl", "--match", "M202-m1", "--samples", "4")
+    assert result.exit_code == 0
+    assert "stopped at " in result.output and "every-violation.jsonl:253 (M202" in result.output
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--samples", "0"], "--samples"), (["--samples", "1000000"], "--samples"), (["--samples", "-3"], "--samples"),
+    (["--samples", "many"], "--samples"), (["--match", "nope"], "no match"), (["--format", "xml"], "--format"),
+])
+def test_analyze_bad_arguments(args: list[str], words: str) -> None:
+    result = analyze(SAMPLES / "tournament-2p.jsonl", *args)
+    assert result.exit_code == 2 and words in result.output
+
+
+def test_analyze_unreadable_input(tmp_path: Path) -> None:
+    result = analyze(tmp_path / "missing.jsonl")
+    assert result.exit_code == 2
+    (tmp_path / "file").write_text("")
+    result = analyze(SAMPLES / "tournament-2p.jsonl", "--match", "t2-000001", "--samples", "2", "--out",
+                     tmp_path / "file")
+    assert result.exit_code == 2 and "--out" in result.output

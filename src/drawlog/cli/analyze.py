@@ -10,14 +10,13 @@ from typing import Annotated, Any, Optional
 import typer
 
 from ..analysis.decisions import Decision
+from ..analysis.equity import DEFAULT_SAMPLES
 from ..analysis.summary import PlayerFigures, frames, player_figures
 from ..analysis.walk import MatchAnalysis, analyze_paths
 from ..errors import InputError
 from ..views.terminal import shown
 from .app import EXIT_UNUSABLE, app
 
-#: Deals sampled per decision by default: a 2-player Draw match of the samples in about a second.
-DEFAULT_SAMPLES = 64
 #: The most deals per decision allowed (more would take hours for little gain).
 MAX_SAMPLES = 10_000
 
