@@ -266,7 +266,7 @@ def test_covering_the_end_the_opponent_needs_beats_letting_it_go_out() -> None:
     assert labels == ["[2|5] left", "[2|5] right", "draw"]
     best = max(range(len(actions)), key=lambda index: result.information[index])
     assert labels[best] == "[2|5] right"  # covers the 2: the opponent must draw, and [6|6] may go out next
-    assert result.omniscient[0] < 0 < result.omniscient[1]
+    assert result.omniscient[0] < result.omniscient[1]  # the truth: letting it out loses 12, the block 9
 
 
 def test_all_fives_a_play_scoring_15_beats_one_scoring_0() -> None:
