@@ -5,17 +5,33 @@ Positions are built on the engine alone; the command runs on ``sample_logs``.
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
+import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
-from drawlog.analysis.rollout import DRAW_ACTION, PASS_ACTION, Action, Rollout, legal_actions
+from drawlog.analysis.decisions import decision_seed, error_class, weigh
+from drawlog.analysis.equity import DEFAULT_SAMPLES, evaluate, information_bases, rollout_equities
+from drawlog.analysis.rollout import (
+    DRAW_ACTION,
+    PASS_ACTION,
+    Action,
+    Rollout,
+    find_action,
+    legal_actions,
+)
 from drawlog.analysis.sampler import DealSampler, Knowledge, VoidTracker
+from drawlog.analysis.summary import decision_accuracy
+from drawlog.cli import app
 from drawlog.engine.allfives import FivesRound
+from drawlog.engine.line import LEFT, RIGHT
 from drawlog.engine.rounds import Round
-from drawlog.engine.tiles import FULL_SET, TILES, members, tile_count
+from drawlog.engine.tiles import FULL_SET, TILE_ID, TILES, members, tile_count
 
 # -- random positions ------------------------------------------------------------------
 
@@ -189,24 +205,6 @@ def test_legal_actions_offer_the_draw_only_in_draw() -> None:
 
 # -- constructed positions with a known answer ---------------------------------------
 
-from pathlib import Path  # noqa: E402
-
-import polars as pl  # noqa: E402
-from typer.testing import CliRunner  # noqa: E402
-
-from drawlog.analysis.decisions import decision_seed, error_class, weigh  # noqa: E402
-from drawlog.analysis.equity import (  # noqa: E402
-    DEFAULT_SAMPLES,
-    evaluate,
-    information_bases,
-    rollout_equities,
-)
-from drawlog.analysis.rollout import find_action  # noqa: E402
-from drawlog.analysis.summary import decision_accuracy  # noqa: E402
-from drawlog.cli import app  # noqa: E402
-from drawlog.engine.line import LEFT, RIGHT  # noqa: E402
-from drawlog.engine.tiles import TILE_ID  # noqa: E402
-
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 
 
@@ -236,7 +234,7 @@ def fives_position(mine: list[tuple[int, int]], theirs: list[tuple[int, int]], s
     return state
 
 
-def equities(state: Round, actions: list[Action], seed: int = 7, samples: int = DEFAULT_SAMPLES):  # noqa: ANN201
+def equities(state: Round, actions: list[Action], seed: int = 7, samples: int = DEFAULT_SAMPLES):
     return evaluate(state, 0, actions, Knowledge.of(state, 0), samples, random.Random(seed))
 
 
@@ -354,7 +352,7 @@ runner = CliRunner()
 ENV = {"COLUMNS": "200", "NO_COLOR": "1"}
 
 
-def analyze(*args: object):  # noqa: ANN201
+def analyze(*args: object):
     result = runner.invoke(app, ["analyze", *[str(arg) for arg in args]], env=ENV)
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
     assert "Traceback" not in result.output
@@ -381,7 +379,7 @@ def test_analyze_json_and_another_seed() -> None:
     result = analyze(SAMPLES / "all-fives.jsonl", "--match", "af-000001", "--format", "json", "--samples", "8",
                      "--seed", "3")
     assert result.exit_code == 0
-    document = __import__("json").loads(result.output)
+    document = json.loads(result.output)
     assert document["samples"] == 8 and document["matches"][0]["finished"]
     decision = document["decisions"][0]
     assert decision["variant"] == "all-fives" and len(decision["actions"]) == decision["options"] >= 2
@@ -409,3 +407,11 @@ def test_analyze_unreadable_input(tmp_path: Path) -> None:
     result = analyze(SAMPLES / "tournament-2p.jsonl", "--match", "t2-000001", "--samples", "2", "--out",
                      tmp_path / "file")
     assert result.exit_code == 2 and "--out" in result.output
+
+
+def test_analyze_standard_input_reads_like_the_file() -> None:
+    log = SAMPLES / "tournament-2p.jsonl"
+    from_file = analyze(log, "--match", "t2-000001", "--samples", "4")
+    result = runner.invoke(app, ["analyze", "-", "--match", "t2-000001", "--samples", "4"], env=ENV,
+                           input=log.read_bytes())
+    assert result.exit_code == 0 and result.output == from_file.output

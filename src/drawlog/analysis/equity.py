@@ -34,7 +34,6 @@ from ..engine.tiles import members
 from .rollout import Action, Rollout
 from .sampler import DealSampler, Knowledge
 
-
 #: Deals sampled per decision by default: a 2-player Draw match of the samples analysed in about a second.
 DEFAULT_SAMPLES: Final = 64
 

@@ -74,8 +74,20 @@ class Rollout:
     tiles replaced by a sampled deal), then :meth:`clone` it per action.
     """
 
-    __slots__ = ("fives", "hands", "stock", "reserve", "line", "turn", "passed", "play_points", "to_win",
-                 "reason", "winner", "moves")
+    __slots__ = (
+        "fives",
+        "hands",
+        "line",
+        "moves",
+        "passed",
+        "play_points",
+        "reason",
+        "reserve",
+        "stock",
+        "to_win",
+        "turn",
+        "winner",
+    )
 
     def __init__(self, fives: bool, hands: list[int], stock: list[int], reserve: int, line: Line, turn: int,
                  passed: int, play_points: list[int], to_win: list[int]) -> None:

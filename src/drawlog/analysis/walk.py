@@ -10,8 +10,10 @@ analysis says where it stopped. Warnings do not stop it, nor does a missing
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import msgspec
 
@@ -23,7 +25,7 @@ from ..engine.rounds import Round
 from ..engine.tiles import tile_id
 from ..errors import InputError
 from ..log.events import AnyEvent, Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
-from ..log.reader import Source, expand_paths
+from ..log.reader import LongLine, Source, expand_paths, read_blocks
 from .decisions import Decision, decision_seed, variant_of, weigh
 from .rollout import DRAW_ACTION, find_action, legal_actions
 from .sampler import SamplingError, VoidTracker
@@ -204,15 +206,30 @@ def _start(file: str, event: MatchStart, stop: Stop | None, samples: int, seed: 
 
 def analyze_paths(paths: Iterable[str], samples: int, seed: int, only: str | None = None,
                   ) -> Iterator[MatchAnalysis | InputError]:
-    """The analysis of every match in ``paths`` (files, folders, ``-``); an unreadable input as its error."""
+    """The analysis of every match in ``paths`` (files, folders, ``-``); an unreadable input as its error.
+
+    Each input is read twice (validated, then replayed): standard input is
+    first copied to a temporary file.
+    """
     for item in expand_paths(list(paths)):
         if isinstance(item, InputError):
             yield item
             continue
         try:
-            yield from analyze_source(item, samples, seed, only)
+            if item.path is None and item.url is None:
+                with tempfile.TemporaryDirectory(prefix="drawlog-analyze-") as folder:
+                    yield from analyze_source(_spooled(item, Path(folder) / "input.jsonl"), samples, seed, only)
+            else:
+                yield from analyze_source(item, samples, seed, only)
         except InputError as error:
             yield error
+
+
+def _spooled(source: Source, path: Path) -> Source:
+    """``source`` (standard input) copied, decompressed, to ``path``; a line too long is kept as a blank line."""
+    with open(path, "wb") as handle:
+        handle.writelines(b"\n" if isinstance(block, LongLine) else block for block in read_blocks(source))
+    return Source(source.name, path)
 
 
 __all__ = ["MatchAnalysis", "Stop", "analyze_paths", "analyze_source", "first_errors"]

@@ -85,8 +85,9 @@ def _stop_text(analysis: MatchAnalysis) -> str:
 
 
 def _text(matches: list[MatchAnalysis], figures: list[PlayerFigures], samples: int, seed: int) -> str:
-    lines = [f"{len(matches)} match{'es' if len(matches) != 1 else ''}, "
-             f"{sum(len(a.decisions) for a in matches):,} decisions; {samples} deals per decision, seed {seed}"]
+    count = sum(len(a.decisions) for a in matches)
+    lines = [f"{len(matches)} match{'es' if len(matches) != 1 else ''}, {count:,} decisions; "
+             f"{samples} deals per decision, seed {seed}"]
     for analysis in matches:
         why = _stop_text(analysis)
         if why:
