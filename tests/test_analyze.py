@@ -415,3 +415,20 @@ def test_analyze_standard_input_reads_like_the_file() -> None:
     result = runner.invoke(app, ["analyze", "-", "--match", "t2-000001", "--samples", "4"], env=ENV,
                            input=log.read_bytes())
     assert result.exit_code == 0 and result.output == from_file.output
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 10**9), moves=st.integers(0, 25))
+def test_count_after_is_the_tableau_count(seed: int, moves: int) -> None:
+    """The rollout's count of a placement, unplaced, against the engine's tableau placing it and counting."""
+    from drawlog.analysis.rollout import count_after
+
+    state, _ = mid_round(seed, (True, 2, 9, 0), moves)
+    tableau = state.tableau  # type: ignore[attr-defined]
+    for tile in range(28):
+        halves = TILES[tile]
+        ends = ["left"] if tableau.left is None else tableau.ends_for(halves)
+        for end in ends:
+            after = tableau.copy()
+            after.place_tile(halves, end)
+            assert count_after(tableau, tile, end) == after.count()

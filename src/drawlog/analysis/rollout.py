@@ -268,15 +268,51 @@ class Rollout:
         if len(options) == 1:
             return options[0]
         best: tuple[int, int, int] = (-1, -1, 0)
-        best_after = tableau
         chosen = options[0]
+        ties: list[tuple[int, str]] = []
         for tile, end in options:
-            after = tableau.copy()
-            after.place_tile(TILES[tile], end)
-            key = (scored(after.count()), PIPS[tile], -tile)
-            if key > best or (key == best and _shape(after) > _shape(best_after)):
-                best, best_after, chosen = key, after, (tile, end)
+            key = (scored(count_after(tableau, tile, end)), PIPS[tile], -tile)
+            if key > best:
+                best, chosen, ties = key, (tile, end), []
+            elif key == best:
+                ties.append((tile, end))
+        for tile, end in ties:  # the same tile on other ends, as good so far: the ends it leaves decide
+            if _shape(_placed(tableau, *chosen)) < _shape(_placed(tableau, tile, end)):
+                chosen = (tile, end)
         return chosen
+
+
+def count_after(tableau: Tableau, tile: int, end: str) -> int:
+    """The count :meth:`Tableau.count` gives after ``tile`` is placed on the open ``end``, without placing it.
+
+    The same sum as :meth:`Tableau.place_tile` then :meth:`Tableau.count` (a test
+    holds the two together): only the end taken changes, to the tile's exposed
+    half (both halves for a double).
+    """
+    left, right = tableau.left, tableau.right
+    low, high = TILES[tile]
+    if left is None or right is None:
+        return low + high
+    value = tableau.value(end)
+    exposed = high if low == value else low
+    part = exposed << 1 if low == high else exposed
+    total = 0
+    if end != LEFT:
+        total += left << 1 if tableau.left_double else left
+    if end != RIGHT:
+        total += right << 1 if tableau.right_double else right
+    up, down = tableau.up, tableau.down
+    if end != UP and tableau.up_length and up is not None:
+        total += up << 1 if tableau.up_double else up
+    if end != DOWN and tableau.down_length and down is not None:
+        total += down << 1 if tableau.down_double else down
+    return total + part
+
+
+def _placed(tableau: Tableau, tile: int, end: str) -> Tableau:
+    after = tableau.copy()
+    after.place_tile(TILES[tile], end)
+    return after
 
 
 def _shape(tableau: Tableau) -> list[tuple[int, bool, bool, bool]]:
@@ -347,4 +383,5 @@ def find_action(state: Round, actions: list[Action], tile: int, end: str | None)
     return None
 
 
-__all__ = ["DRAW_ACTION", "PASS_ACTION", "Action", "Rollout", "find_action", "legal_actions", "placement_key"]
+__all__ = ["DRAW_ACTION", "PASS_ACTION", "Action", "Rollout", "count_after", "find_action", "legal_actions",
+           "placement_key"]
