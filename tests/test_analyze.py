@@ -15,16 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from drawlog.analysis.actions import DRAW_ACTION, PASS_ACTION, Action, find_action, legal_actions
 from drawlog.analysis.decisions import decision_seed, error_class, weigh
 from drawlog.analysis.equity import DEFAULT_SAMPLES, evaluate, information_bases, rollout_equities
-from drawlog.analysis.rollout import (
-    DRAW_ACTION,
-    PASS_ACTION,
-    Action,
-    Rollout,
-    find_action,
-    legal_actions,
-)
+from drawlog.analysis.rollout import Rollout, count_after
 from drawlog.analysis.sampler import DealSampler, Knowledge, VoidTracker
 from drawlog.analysis.summary import decision_accuracy
 from drawlog.cli import app
@@ -421,8 +415,6 @@ def test_analyze_standard_input_reads_like_the_file() -> None:
 @given(seed=st.integers(0, 10**9), moves=st.integers(0, 25))
 def test_count_after_is_the_tableau_count(seed: int, moves: int) -> None:
     """The rollout's count of a placement, unplaced, against the engine's tableau placing it and counting."""
-    from drawlog.analysis.rollout import count_after
-
     state, _ = mid_round(seed, (True, 2, 9, 0), moves)
     tableau = state.tableau  # type: ignore[attr-defined]
     for tile in range(28):
@@ -432,3 +424,26 @@ def test_count_after_is_the_tableau_count(seed: int, moves: int) -> None:
             after = tableau.copy()
             after.place_tile(halves, end)
             assert count_after(tableau, tile, end) == after.count()
+
+
+def test_sampler_is_uniform_over_consistent_deals_with_voids_on_two_seats() -> None:
+    """Three players, voids on both others: every consistent deal comes about as often (rejection is exact)."""
+    unseen = bitset((0, 1), (0, 2), (1, 2), (3, 4), (3, 5), (4, 5))
+    excluded = (0, bitset((0, 1), (0, 2)), bitset((3, 4)))  # seat 1 holds no 0, seat 2 not [3|4]
+    knowledge = Knowledge(0, bitset((6, 6)), unseen, (1, 2, 2), 2, excluded)
+    sampler = DealSampler(knowledge)
+    rng = random.Random(9)
+    counts: dict[tuple[int, int], int] = {}
+    draws = 6000
+    for _ in range(draws):
+        hands, _ = sampler.deal(rng)
+        assert not hands[1] & excluded[1] and not hands[2] & excluded[2]
+        counts[(hands[1], hands[2])] = counts.get((hands[1], hands[2]), 0) + 1
+    tiles = list(members(unseen))
+    consistent = {(a, b) for a in (1 << x | 1 << y for x in tiles for y in tiles if x < y)
+                  for b in (1 << x | 1 << y for x in tiles for y in tiles if x < y)
+                  if not a & b and not a & excluded[1] and not b & excluded[2]}
+    assert set(counts) == consistent
+    expected = draws / len(consistent)
+    assert all(abs(count - expected) < 5 * expected ** 0.5 for count in counts.values())
+    assert sampler.fallbacks == 0

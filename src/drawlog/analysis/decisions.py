@@ -37,8 +37,8 @@ from typing import Final
 
 from ..engine.allfives import FivesRound
 from ..engine.rounds import Round
+from .actions import Action
 from .equity import evaluate
-from .rollout import Action
 from .sampler import Knowledge
 
 #: Errors at or above these (points) are a blunder, a mistake, an inaccuracy; below the last, ``good``.

@@ -31,7 +31,8 @@ from typing import Final
 
 from ..engine.rounds import Round
 from ..engine.tiles import members
-from .rollout import Action, Rollout
+from .actions import Action
+from .rollout import Rollout
 from .sampler import DealSampler, Knowledge
 
 #: Deals sampled per decision by default: a 2-player Draw match of the samples analysed in about a second.

@@ -26,8 +26,8 @@ from ..engine.tiles import tile_id
 from ..errors import InputError
 from ..log.events import AnyEvent, Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
 from ..log.reader import LongLine, Source, expand_paths, read_blocks
+from .actions import DRAW_ACTION, find_action, legal_actions
 from .decisions import Decision, decision_seed, variant_of, weigh
-from .rollout import DRAW_ACTION, find_action, legal_actions
 from .sampler import SamplingError, VoidTracker
 
 _DECODER = msgspec.json.Decoder(AnyEvent)
