@@ -447,3 +447,11 @@ def test_sampler_is_uniform_over_consistent_deals_with_voids_on_two_seats() -> N
     expected = draws / len(consistent)
     assert all(abs(count - expected) < 5 * expected ** 0.5 for count in counts.values())
     assert sampler.fallbacks == 0
+
+
+def test_the_greedy_bot_is_more_accurate_than_the_random_one() -> None:
+    """tournament-2p.jsonl: p1 is the greedy bot, p2 the random one (its meta says so)."""
+    result = analyze(SAMPLES / "tournament-2p.jsonl", "--format", "json")
+    players = {row["player"]: row for row in json.loads(result.output)["players"]}
+    assert players["p1"]["accuracy"] > players["p2"]["accuracy"] + 3
+    assert players["p1"]["mean_error"] < players["p2"]["mean_error"]
