@@ -19,6 +19,8 @@ from .app import EXIT_UNUSABLE, app
 
 #: The most deals per decision allowed (more would take hours for little gain).
 MAX_SAMPLES = 10_000
+#: The most matches the text output names as stopped early or unfinished.
+MAX_NOTES = 20
 
 
 class AnalysisFormat(str, Enum):
@@ -88,10 +90,11 @@ def _text(matches: list[MatchAnalysis], figures: list[PlayerFigures], samples: i
     count = sum(len(a.decisions) for a in matches)
     lines = [f"{len(matches)} match{'es' if len(matches) != 1 else ''}, {count:,} decisions; "
              f"{samples} deals per decision, seed {seed}"]
-    for analysis in matches:
-        why = _stop_text(analysis)
-        if why:
-            lines.append(f"  {analysis.match} ({analysis.file}): {why}")
+    notes = [f"  {analysis.match} ({analysis.file}): {why}" for analysis in matches if (why := _stop_text(analysis))]
+    lines += notes[:MAX_NOTES]
+    if len(notes) > MAX_NOTES:
+        lines.append(f"  … and {len(notes) - MAX_NOTES:,} more matches stopped early or unfinished "
+                     f"(--format json lists them all)")
     if not figures:
         lines.append("no decisions to weigh")
         return "\n".join(lines)
