@@ -452,6 +452,10 @@ def test_sampler_is_uniform_over_consistent_deals_with_voids_on_two_seats() -> N
 def test_the_greedy_bot_is_more_accurate_than_the_random_one() -> None:
     """tournament-2p.jsonl: p1 is the greedy bot, p2 the random one (its meta says so)."""
     result = analyze(SAMPLES / "tournament-2p.jsonl", "--format", "json")
-    players = {row["player"]: row for row in json.loads(result.output)["players"]}
+    document = json.loads(result.output)
+    players = {row["player"]: row for row in document["players"]}
     assert players["p1"]["accuracy"] > players["p2"]["accuracy"] + 3
     assert players["p1"]["mean_error"] < players["p2"]["mean_error"]
+    # each decision draws its own numbers: one match alone is weighed as within the whole file
+    alone = json.loads(analyze(SAMPLES / "tournament-2p.jsonl", "--match", "t2-000001", "--format", "json").output)
+    assert alone["decisions"] == [row for row in document["decisions"] if row["match"] == "t2-000001"]
