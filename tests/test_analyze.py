@@ -459,3 +459,13 @@ def test_the_greedy_bot_is_more_accurate_than_the_random_one() -> None:
     # each decision draws its own numbers: one match alone is weighed as within the whole file
     alone = json.loads(analyze(SAMPLES / "tournament-2p.jsonl", "--match", "t2-000001", "--format", "json").output)
     assert alone["decisions"] == [row for row in document["decisions"] if row["match"] == "t2-000001"]
+
+
+def test_the_error_comes_with_its_standard_error() -> None:
+    state = draw_position([(2, 5)], [(6, 6), (4, 6), (1, 1)], [(0, 0), (0, 1), (3, 3)], (5, 3))
+    actions = legal_actions(state, 0)
+    result = equities(state, actions)
+    assert len(result.per_deal) == 2 and len(result.per_deal[0]) == DEFAULT_SAMPLES
+    assert result.difference_error(0, 0) == 0.0 and result.difference_error(0, 1) > 0
+    figures, _ = weigh(state, 0, actions, 1, [0, 0], DEFAULT_SAMPLES, random.Random(7))
+    assert 0 < figures["error_se"] < figures["error"]  # type: ignore[operator]

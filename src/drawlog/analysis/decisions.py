@@ -9,7 +9,8 @@ For each decision (:func:`weigh`): the equity of every action from what the
 player could know and from the true deal (:mod:`.equity`); the **best** action
 (highest information equity; the first in the action order on a tie), the
 **error** of the action taken (best equity − its equity, in points, never
-below 0) and its **class**:
+below 0; ``error_se``, its standard error over the sampled deals, paired) and
+its **class**:
 
 ========== ===============
 class      error (points)
@@ -80,6 +81,8 @@ class Decision:
     equity: float
     best_equity: float
     error: float
+    #: The standard error of ``error`` from the sampled deals (paired differences; 0 for a best action).
+    error_se: float
     error_class: str
     omniscient_equity: float
     omniscient_best_equity: float
@@ -115,11 +118,12 @@ def weigh(state: Round, seat: int, actions: list[Action], taken: int, excluded: 
     error = max(0.0, information[best] - information[taken])
     if error <= TIE:
         error = 0.0
+    error_se = equities.difference_error(best, taken) if error else 0.0
     peek_decision = not best_set & omniscient_set
     figures: dict[str, object] = {
         "options": len(actions), "action": actions[taken].label(), "best": actions[best].label(),
         "omniscient_best": actions[omniscient_best].label(), "equity": information[taken],
-        "best_equity": information[best], "error": error, "error_class": error_class(error),
+        "best_equity": information[best], "error": error, "error_se": error_se, "error_class": error_class(error),
         "omniscient_equity": omniscient[taken], "omniscient_best_equity": omniscient[omniscient_best],
         "samples": samples, "peek_decision": peek_decision,
         "peeked": peek_decision and taken in omniscient_set,

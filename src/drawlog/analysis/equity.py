@@ -25,6 +25,7 @@ no stock order, over ``samples`` shuffles of the true stock).
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import Final
@@ -41,12 +42,25 @@ DEFAULT_SAMPLES: Final = 64
 
 @dataclass(frozen=True)
 class Equities:
-    """The equities of a decision's actions, in the actions' order; ``fallbacks``: biased deals used."""
+    """The equities of a decision's actions, in the actions' order; ``fallbacks``: biased deals used.
+
+    ``per_deal[action][deal]``: each action's equity in each sampled deal (for paired standard errors).
+    """
 
     information: list[float]
     omniscient: list[float]
     samples: int
     fallbacks: int = 0
+    per_deal: tuple[tuple[float, ...], ...] = ()
+
+    def difference_error(self, better: int, worse: int) -> float:
+        """The standard error of ``information[better] − information[worse]`` (paired: the same deals)."""
+        if better == worse or len(self.per_deal) <= max(better, worse) or self.samples < 2:
+            return 0.0
+        differences = [a - b for a, b in zip(self.per_deal[better], self.per_deal[worse])]
+        mean = sum(differences) / len(differences)
+        variance = sum((value - mean) ** 2 for value in differences) / (len(differences) - 1)
+        return math.sqrt(variance / len(differences))
 
 
 def seat_equity(points: tuple[int, ...], before: list[int], seat: int) -> float:
@@ -56,16 +70,21 @@ def seat_equity(points: tuple[int, ...], before: list[int], seat: int) -> float:
     return changes[seat] - (sum(changes) - changes[seat]) / others
 
 
-def rollout_equities(bases: list[Rollout], seat: int, actions: list[Action]) -> list[float]:
-    """The mean equity of each action, played from each of ``bases`` and then out with the policy."""
-    totals = [0.0] * len(actions)
+def rollout_values(bases: list[Rollout], seat: int, actions: list[Action]) -> list[list[float]]:
+    """Each action's equity from each of ``bases``: the action played, then the round out with the policy."""
+    values: list[list[float]] = [[] for _ in actions]
     for base in bases:
         before = list(base.play_points)
         for index, action in enumerate(actions):
             game = base.clone()
             game.apply(action)
-            totals[index] += seat_equity(game.finish(), before, seat)
-    return [total / len(bases) for total in totals]
+            values[index].append(seat_equity(game.finish(), before, seat))
+    return values
+
+
+def rollout_equities(bases: list[Rollout], seat: int, actions: list[Action]) -> list[float]:
+    """The mean equity of each action over ``bases`` (see :func:`rollout_values`)."""
+    return [sum(each) / len(each) for each in rollout_values(bases, seat, actions)]
 
 
 def information_bases(state: Round, knowledge: Knowledge, samples: int, rng: random.Random) -> tuple[list[Rollout], int]:
@@ -94,9 +113,11 @@ def evaluate(state: Round, seat: int, actions: list[Action], knowledge: Knowledg
              rng: random.Random) -> Equities:
     """The information and omniscient equities of ``actions`` for ``seat``, to move in ``state``."""
     bases, fallbacks = information_bases(state, knowledge, samples, rng)
-    information = rollout_equities(bases, seat, actions)
+    values = rollout_values(bases, seat, actions)
+    information = [sum(each) / len(each) for each in values]
     omniscient = rollout_equities(omniscient_bases(state, samples, rng), seat, actions)
-    return Equities(information, omniscient, samples, fallbacks)
+    return Equities(information, omniscient, samples, fallbacks, tuple(tuple(each) for each in values))
 
 
-__all__ = ["DEFAULT_SAMPLES", "Equities", "evaluate", "information_bases", "omniscient_bases", "rollout_equities", "seat_equity"]
+__all__ = ["DEFAULT_SAMPLES", "Equities", "evaluate", "information_bases", "omniscient_bases", "rollout_equities",
+           "rollout_values", "seat_equity"]

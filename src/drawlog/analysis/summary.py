@@ -76,7 +76,7 @@ def player_figures(decisions: Iterable[Decision]) -> list[PlayerFigures]:
 DECISION_COLUMNS: Final = (
     ("file", "String"), ("match", "String"), ("round", "Int32"), ("ply", "Int32"), ("line", "Int64"),
     ("player", "String"), ("variant", "String"), ("options", "Int32"), ("action", "String"), ("best", "String"),
-    ("omniscient_best", "String"), ("equity", "Float64"), ("best_equity", "Float64"), ("error", "Float64"),
+    ("omniscient_best", "String"), ("equity", "Float64"), ("best_equity", "Float64"), ("error", "Float64"), ("error_se", "Float64"),
     ("class", "String"), ("omniscient_equity", "Float64"), ("omniscient_best_equity", "Float64"),
     ("samples", "Int32"), ("peek_decision", "Boolean"), ("peeked", "Boolean"))
 #: The ``analysis_players`` table's columns and polars types.
