@@ -469,3 +469,18 @@ def test_the_error_comes_with_its_standard_error() -> None:
     assert result.difference_error(0, 0) == 0.0 and result.difference_error(0, 1) > 0
     figures, _ = weigh(state, 0, actions, 1, [0, 0], DEFAULT_SAMPLES, random.Random(7))
     assert 0 < figures["error_se"] < figures["error"]  # type: ignore[operator]
+
+
+def test_the_play_that_leads_to_going_out_beats_the_one_that_blocks() -> None:
+    """Draw, stock at the reserve, no unseen tile shows a 1, 3 or 6: [3|3] then [3|6] goes out; [3|6] first blocks.
+
+    Going out wins the opponent's pips X; the block leaves [3|3] (6 pips): X − 6 either way it falls.
+    So the difference is 6 points in every deal.
+    """
+    unseen = [(0, 0), (2, 2), (4, 5), (0, 2), (2, 4)]
+    state = draw_position([(3, 3), (3, 6)], unseen[:3], unseen[3:], (3, 1))
+    actions = legal_actions(state, 0)
+    assert [action.label() for action in actions] == ["[3|3] left", "[3|6] left"]
+    result = equities(state, actions)
+    assert result.information[0] - result.information[1] == 6.0
+    assert result.omniscient == [13.0, 7.0]  # the opponent holds [0|0] [2|2] [4|5]: 13 pips
