@@ -1,0 +1,235 @@
+"""Walk logged matches and weigh every decision of their legal prefix.
+
+Each input is first validated (:class:`~drawlog.check.validator.Validator`,
+the same as ``drawlog validate``) to find each match's first error; the
+match's events (decoded by :mod:`drawlog.log.events`) are then replayed on the
+engine's :class:`~drawlog.engine.match.Match` up to that line, and the
+analysis says where it stopped. Warnings do not stop it, nor does a missing
+``match_end`` (``F006``: the match is analysed as far as it was logged).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import msgspec
+
+from ..check.validator import Validator
+from ..check.walkthrough import numbered_blocks
+from ..engine.match import Match
+from ..engine.profiles import PROFILES, house_rules
+from ..engine.rounds import Round
+from ..engine.tiles import tile_id
+from ..errors import InputError
+from ..log.events import AnyEvent, Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
+from ..log.reader import LongLine, Source, expand_paths, read_blocks
+from .actions import DRAW_ACTION, find_action, legal_actions
+from .decisions import Decision, decision_seed, variant_of, weigh
+from .sampler import SamplingError, VoidTracker
+
+_DECODER = msgspec.json.Decoder(AnyEvent)
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Where the analysis of a match stopped: the first error (``file:line``, code and message)."""
+
+    file: str
+    line: int
+    code: str
+    message: str
+
+
+@dataclass
+class MatchAnalysis:
+    """The decisions of one match's legal prefix; ``stop`` when an error cut it short."""
+
+    file: str
+    match: str
+    variant: str
+    players: tuple[str, ...]
+    decisions: list[Decision] = field(default_factory=list)
+    stop: Stop | None = None
+    finished: bool = False
+
+
+class _MatchWalk:
+    """One match being replayed: the engine's match and round, the voids, the ply."""
+
+    def __init__(self, analysis: MatchAnalysis, match: Match | None, stop: Stop | None, samples: int,
+                 seed: int) -> None:
+        self.analysis = analysis
+        self.match = match
+        self.stop = stop
+        self.samples = samples
+        self.seed = seed
+        self.state: Round | None = None
+        self.voids = VoidTracker(len(analysis.players))
+        self.ply = 0
+        self.done = match is None
+
+    def feed(self, event: AnyEvent, line: int) -> None:
+        """Replay one event of this match (nothing once the match ended or stopped)."""
+        if self.done:
+            return
+        if self.stop is not None and line >= self.stop.line:
+            self.analysis.stop = self.stop
+            self.done = True
+            return
+        match = self.match
+        assert match is not None
+        if isinstance(event, RoundStart):
+            _, self.state = match.deal_round(event.round, event.opener, event.hands, event.stock)
+            self.voids = VoidTracker(match.players)
+            self.ply = 0
+        elif isinstance(event, (Play, Draw, Pass)):
+            self._move(event, line)
+        elif isinstance(event, RoundEnd):
+            if match.round_open:
+                match.settle_round()
+            self.state = None
+        elif isinstance(event, MatchEnd):
+            self.analysis.finished = True
+            self.done = True
+
+    def _move(self, event: Play | Draw | Pass, line: int) -> None:
+        state = self.state
+        if state is None or state.is_over or state.names[state.turn] != event.player:
+            self._stopped(line, "the move cannot be replayed here", "replay")
+            return
+        seat = state.turn
+        self.ply += 1
+        kind = "play" if isinstance(event, Play) else "draw" if isinstance(event, Draw) else "pass"
+        if kind != "pass":
+            self._weigh(state, seat, event, kind, line)
+        self.voids.before_move(state, seat, kind)
+        if isinstance(event, Play):
+            faults = state.try_play(seat, event.tile, event.end)
+        elif isinstance(event, Draw):
+            faults = state.try_draw(seat, event.tile)
+        else:
+            faults = state.try_pass(seat)
+        if faults:
+            self._stopped(line, faults[0].message, faults[0].code)
+
+    def _weigh(self, state: Round, seat: int, event: Play | Draw | Pass, kind: str, line: int) -> None:
+        actions = legal_actions(state, seat)
+        if len(actions) < 2:
+            return
+        if isinstance(event, Play):
+            taken = find_action(state, actions, tile_id(event.tile), event.end)
+        else:
+            taken = actions.index(DRAW_ACTION) if DRAW_ACTION in actions else None
+        if taken is None:
+            return
+        analysis = self.analysis
+        rng = decision_seed(self.seed, analysis.match, state.number, self.ply)
+        try:
+            figures, table = weigh(state, seat, actions, taken, self.voids.excluded, self.samples, rng)
+        except SamplingError as error:  # knowledge no deal fits: a fault the validator did not name
+            self._stopped(line, f"no deal fits what {event.player} could know ({error})", "sampler")
+            return
+        analysis.decisions.append(Decision(
+            file=analysis.file, match=analysis.match, round=state.number, ply=self.ply, line=line,
+            player=state.names[seat], variant=variant_of(state), actions=table, **figures))  # type: ignore[arg-type]
+
+    def _stopped(self, line: int, message: str, code: str) -> None:
+        self.analysis.stop = Stop(self.analysis.file, line, code, message)
+        self.done = True
+
+
+def first_errors(source: Source) -> dict[str, Stop]:
+    """Each match's first error in ``source`` (``F006``, a missing ``match_end``, is not one here)."""
+    found: dict[str, Stop] = {}
+    for violation in Validator().validate_source(source):
+        if violation.severity != "error" or violation.code == "F006" or violation.match is None \
+                or violation.line is None:
+            continue
+        known = found.get(violation.match)
+        if known is None or violation.line < known.line:
+            found[violation.match] = Stop(violation.file, violation.line, violation.code, violation.message)
+    return found
+
+
+def _events(source: Source) -> Iterator[tuple[int, AnyEvent]]:
+    """Each event of ``source`` with its line; a line the typed decoder refuses is read as the validator reads it
+    (an unknown field ignored), or skipped."""
+    lenient = Validator()
+    for first, block, count in numbered_blocks(source):
+        for offset, raw in enumerate(block.split(b"\n")[:count]):
+            try:
+                yield first + offset, _DECODER.decode(raw)
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                event = lenient.decode_line(raw, first + offset)
+                for _ in lenient.reporter.flush():  # its W401 or F002 belongs to validate, not here
+                    pass
+                if event is not None:
+                    yield first + offset, event
+
+
+def analyze_source(source: Source, samples: int, seed: int, only: str | None = None) -> Iterator[MatchAnalysis]:
+    """The analysis of each match in one input (``only``: that match id alone), in the order they end."""
+    stops = first_errors(source)
+    walks: dict[str, _MatchWalk] = {}
+    for line, event in _events(source):
+        if only is not None and event.match != only:
+            continue
+        if isinstance(event, MatchStart):
+            if event.match in walks:
+                continue  # F005: a second start; the first is what is analysed
+            walks[event.match] = _start(source.name, event, stops.get(event.match), samples, seed)
+            continue
+        walk = walks.get(event.match)
+        if walk is None or walk.done:
+            continue
+        walk.feed(event, line)
+        if walk.done:
+            yield walk.analysis
+    for walk in walks.values():
+        if not walk.done:
+            yield walk.analysis
+
+
+def _start(file: str, event: MatchStart, stop: Stop | None, samples: int, seed: int) -> _MatchWalk:
+    players = tuple(event.players)
+    analysis = MatchAnalysis(file, event.match, event.variant, players)
+    hand, reserve = event.rules.given() if event.rules is not None else (None, None)
+    _, rules = house_rules(PROFILES[event.variant], len(players), hand, reserve, event.target)
+    if rules is None or len(set(players)) != len(players) or not 2 <= len(players) <= 4:
+        analysis.stop = stop or Stop(file, 0, "S101", "the match cannot be replayed")
+        return _MatchWalk(analysis, None, stop, samples, seed)
+    return _MatchWalk(analysis, Match(players, rules=rules), stop, samples, seed)
+
+
+def analyze_paths(paths: Iterable[str], samples: int, seed: int, only: str | None = None,
+                  ) -> Iterator[MatchAnalysis | InputError]:
+    """The analysis of every match in ``paths`` (files, folders, ``-``); an unreadable input as its error.
+
+    Each input is read twice (validated, then replayed): standard input is
+    first copied to a temporary file.
+    """
+    for item in expand_paths(list(paths)):
+        if isinstance(item, InputError):
+            yield item
+            continue
+        try:
+            if item.path is None and item.url is None:
+                with tempfile.TemporaryDirectory(prefix="drawlog-analyze-") as folder:
+                    yield from analyze_source(_spooled(item, Path(folder) / "input.jsonl"), samples, seed, only)
+            else:
+                yield from analyze_source(item, samples, seed, only)
+        except InputError as error:
+            yield error
+
+
+def _spooled(source: Source, path: Path) -> Source:
+    """``source`` (standard input) copied, decompressed, to ``path``; a line too long is kept as a blank line."""
+    with open(path, "wb") as handle:
+        handle.writelines(b"\n" if isinstance(block, LongLine) else block for block in read_blocks(source))
+    return Source(source.name, path)
+
+
+__all__ = ["MatchAnalysis", "Stop", "analyze_paths", "analyze_source", "first_errors"]
