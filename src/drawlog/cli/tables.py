@@ -19,7 +19,7 @@ from ..check.validator import Validator
 from ..check.violations import MAX_PER_LINE, MAX_PER_MATCH, Summary
 from ..errors import NothingRead, OutputBusy, OutputError
 from ..views.frames import beyond_calendar, frame_table, write_frame
-from ..views.terminal import shown
+from ..views.terminal import make_console, shown
 from ..views.writers import (
     quantity,
     summary_line,
@@ -237,7 +237,7 @@ def audit(
                            max_per_match=max_per_match or settings.max_per_match or MAX_PER_MATCH,
                            max_per_line=max_per_line or settings.max_per_line or MAX_PER_LINE,
                            max_open_matches=max_open_matches)
-    console = Console(highlight=False, emoji=False)
+    console = make_console(sys.stdout)  # a pipe or a file: as wide as the tables, so no file name is cut
     share = summary.valid_matches / summary.matches if summary.matches else 0.0
     console.print(Text(f"{quantity(summary.matches, 'match', 'matches')} read, {summary.valid_matches:,} valid "
                        f"({share:.1%}), {summary.complete_matches:,} complete", style="bold"), soft_wrap=True)
@@ -265,11 +265,26 @@ def _frame_format(fmt: FrameFormat | None, output: str | None) -> FrameFormat:
     A ``fmt`` that contradicts the extension is a one-line usage error (exit 2).
     """
     implied = FORMAT_OF_EXTENSION.get(Path(output).suffix.lower()) if output not in (None, "-") else None
+    if output not in (None, "-") and implied is None and fmt is None and not _is_device(output):
+        known = ", ".join(FORMAT_OF_EXTENSION)
+        typer.echo(f"Error: cannot tell the format of {shown(str(output))} from its extension: use one of {known} "
+                   f"(or name the format with --format)", err=True)
+        raise typer.Exit(EXIT_UNUSABLE)
     if fmt is not None and implied is not None and fmt is not implied:
         typer.echo(f"Error: --format {fmt.value} contradicts the extension of {shown(str(output))} "
                    f"({implied.value}): drop --format or change the name", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
     return fmt or implied or FrameFormat.table
+
+
+def _is_device(output: str) -> bool:
+    """Whether ``output`` is a device or a FIFO (``/dev/stdout``), written directly in the table format."""
+    import stat
+
+    try:
+        return not stat.S_ISREG(os.stat(output).st_mode) and not stat.S_ISDIR(os.stat(output).st_mode)
+    except OSError:
+        return False
 
 
 def _frame_command(compute, fmt: FrameFormat | None, output: Optional[str]) -> None:  # noqa: ANN001
