@@ -82,3 +82,55 @@ def test_an_unknown_extension_with_format_named_is_written(stats: Path, tmp_path
     target = tmp_path / "board.xlsx"
     assert runner.invoke(app, ["players", str(stats), "-f", "csv", "-o", str(target)]).exit_code == 0
     assert target.read_text(encoding="utf-8").startswith("player,")
+
+
+# -- [tool.drawlog] in any configuration file; a bad key named with its file and line ----------------
+
+def _readme_toml() -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return text.split("```toml\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_readmes_config_block_works_in_any_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(tmp_path)
+    assert _readme_toml().startswith("[tool.drawlog]\n")
+    Path("ci.toml").write_text(_readme_toml(), encoding="utf-8")
+    result = runner.invoke(app, ["validate", str(SAMPLES / "every-violation.jsonl"), "--config", "ci.toml"])
+    assert result.exit_code == 1, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"{SAMPLES / 'every-violation.jsonl'}:")  # format = "concise"
+    codes = {line.split(": ")[1].split()[0] for line in lines[:-1]}
+    assert codes and all(code[0] in "MR" or code == "W401" for code in codes)
+    assert "M204" not in codes and "R306" not in codes
+
+
+@pytest.mark.parametrize(("name", "edit", "message"), [
+    ("ci.toml", ("ignore =", "ignroe ="),
+     "ci.toml:3: [tool.drawlog] ignroe: unknown key (did you mean 'ignore'?)"),
+    ("drawlog.toml", ("jobs = 4", "jobs = 0"),
+     "drawlog.toml:9: [tool.drawlog] jobs: must be a whole number of 1 or more, not the number 0"),
+    ("pyproject.toml", ('["W"]', '["Q"]'),
+     "pyproject.toml:11: [tool.drawlog] per-file-ignores 'archive/2023-*.jsonl': 'Q' matches no rule code "
+     "(see `drawlog rule --all`)"),
+])
+def test_a_bad_key_is_named_with_its_file_and_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str,
+                                                   edit: tuple[str, str], message: str):
+    monkeypatch.chdir(tmp_path)
+    Path(name).write_text(_readme_toml().replace(*edit), encoding="utf-8")
+    for command in (["validate", str(SAMPLES)], ["audit", str(SAMPLES), "--out", "stats"]):
+        result = runner.invoke(app, [*command, "--config", name])
+        assert result.exit_code == 2
+        assert result.stderr == f"Error: {message}\n"
+
+
+def test_a_top_level_drawlog_toml_names_the_line_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(tmp_path)
+    Path("drawlog.toml").write_text('select = ["M"]\n\nselct = ["R"]\n', encoding="utf-8")
+    result = runner.invoke(app, ["validate", str(SAMPLES)])
+    found = Path.cwd() / "drawlog.toml"  # found upwards: named in full
+    assert (result.exit_code, result.stderr) == (2, f"Error: {found}:3: selct: unknown key (did you mean "
+                                                    "'select'?)\n")
+    Path("drawlog.toml").write_text('select = ["M"]\n[tool.drawlog]\nignore = ["M2"]\n', encoding="utf-8")
+    result = runner.invoke(app, ["validate", str(SAMPLES)])
+    assert (result.exit_code, result.stderr) == (2, f"Error: {found}:1: select: set outside [tool.drawlog], "
+                                                    "which this file has: put every setting in [tool.drawlog]\n")
