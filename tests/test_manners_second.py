@@ -134,3 +134,41 @@ def test_a_top_level_drawlog_toml_names_the_line_too(tmp_path: Path, monkeypatch
     result = runner.invoke(app, ["validate", str(SAMPLES)])
     assert (result.exit_code, result.stderr) == (2, f"Error: {found}:1: select: set outside [tool.drawlog], "
                                                     "which this file has: put every setting in [tool.drawlog]\n")
+
+
+# -- replay FILE:LINE says what is at that line; an unknown --match lists the ids ----------------------
+
+EVERY = SAMPLES / "every-violation.jsonl"
+IDS = "matches in it: F001-m1, F002-m1, F003-m1, F004-m1, F005-m1, … (34 in all)"
+
+
+def _error(result) -> str:  # noqa: ANN001
+    assert result.exit_code == 2, result.output
+    return result.output.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize(("line", "there"), [
+    (223, "is blank"),
+    (99_999, "is past the end: the file has 1,577 lines"),
+])
+def test_replay_of_a_line_of_no_match_says_what_is_there(line: int, there: str):
+    assert _error(runner.invoke(app, ["replay", f"{EVERY}:{line}"])) == (
+        f"Error: Invalid value for LOG: line {line:,} of {EVERY} {there}, so it shows no match: give the line of "
+        f"one of its events, or --match ID; {IDS}")
+
+
+def test_replay_of_odd_lines(tmp_path: Path):
+    log = tmp_path / "odd.jsonl"
+    log.write_text('{"type":"x"}\n[1]\n{bad\n', encoding="utf-8")
+    said = [_error(runner.invoke(app, ["replay", f"{log}:{line}"])).split(" so it shows")[0] for line in (1, 2, 3)]
+    assert said == [f"Error: Invalid value for LOG: line 1 of {log} is an event of type 'x' that names no match,",
+                    f"Error: Invalid value for LOG: line 2 of {log} is not a JSON object,",
+                    f"Error: Invalid value for LOG: line 3 of {log} is not valid JSON,"]
+
+
+def test_replay_of_an_unknown_match_lists_the_ids_there():
+    assert _error(runner.invoke(app, ["replay", str(EVERY), "--match", "nope"])) == (
+        f"Error: Invalid value for --match: no match 'nope' in {EVERY}; {IDS}")
+    assert _error(runner.invoke(app, ["replay", str(EVERY)])) == (
+        f"Error: Invalid value for --match: {EVERY} holds 34 matches: say which with --match ID (or give "
+        f"FILE:LINE); {IDS}")
