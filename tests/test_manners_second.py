@@ -172,3 +172,19 @@ def test_replay_of_an_unknown_match_lists_the_ids_there():
     assert _error(runner.invoke(app, ["replay", str(EVERY)])) == (
         f"Error: Invalid value for --match: {EVERY} holds 34 matches: say which with --match ID (or give "
         f"FILE:LINE); {IDS}")
+
+
+# -- --help and the package description name both games ----------------------------------------------
+
+def test_help_and_the_package_description_name_both_games():
+    import sys
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0
+    assert "Validate, score and analyse move logs of the domino games Draw and All Fives." in result.output
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["description"] == "Validate, score and analyse move logs of the domino games Draw and All Fives"

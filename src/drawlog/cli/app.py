@@ -106,7 +106,7 @@ def _discard_standard_output() -> None:
 app = typer.Typer(
     name="drawlog",
     cls=DrawlogGroup,
-    help="Validate, score and analyse move logs of the domino game Draw.",
+    help="Validate, score and analyse move logs of the domino games Draw and All Fives.",
     no_args_is_help=True,
     add_completion=True,
     rich_markup_mode=None,
