@@ -188,3 +188,27 @@ def test_help_and_the_package_description_name_both_games():
     assert "Validate, score and analyse move logs of the domino games Draw and All Fives." in result.output
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert project["description"] == "Validate, score and analyse move logs of the domino games Draw and All Fives"
+
+
+# -- validate and filter count the same matches ------------------------------------------------------
+
+def test_filter_counts_matches_as_validate_does(tmp_path: Path):
+    """Every match_start starts a match: F005-m1, started twice in every-violation.jsonl, is two matches (the first
+    valid, the second not) in validate, stats and filter alike."""
+    import json
+
+    summary = json.loads(runner.invoke(app, ["validate", str(SAMPLES), "-f", "json"]).stdout)["summary"]
+    assert (summary["matches"], summary["valid_matches"]) == (57, 28)
+    wrote = {}
+    for which in ("", "--valid", "--invalid"):
+        result = runner.invoke(app, ["filter", str(SAMPLES), *([which] if which else []),
+                                     "-o", str(tmp_path / f"out{which}.jsonl")])
+        assert result.exit_code == 0, result.output
+        wrote[which] = result.stderr.split(" (")[0]
+    assert wrote == {"": "wrote 57 matches of 57", "--valid": "wrote 28 matches of 57",
+                     "--invalid": "wrote 29 matches of 57"}
+    again = json.loads(runner.invoke(app, ["validate", str(tmp_path / "out--valid.jsonl"), "-f", "json"]).stdout)
+    assert (again["summary"]["matches"], again["summary"]["valid_matches"], again["summary"]["errors"]) == (28, 28, 0)
+    restarted = runner.invoke(app, ["filter", str(EVERY), "--match", "F005-m1", "-q"]).stdout.splitlines()
+    starts = [number for number, line in enumerate(restarted) if '"match_start"' in line]
+    assert len(starts) == 2 and '"match_end"' in restarted[starts[1] - 1], "two matches, one after the other"
