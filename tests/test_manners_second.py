@@ -212,3 +212,23 @@ def test_filter_counts_matches_as_validate_does(tmp_path: Path):
     restarted = runner.invoke(app, ["filter", str(EVERY), "--match", "F005-m1", "-q"]).stdout.splitlines()
     starts = [number for number, line in enumerate(restarted) if '"match_start"' in line]
     assert len(starts) == 2 and '"match_end"' in restarted[starts[1] - 1], "two matches, one after the other"
+
+
+# -- -o in a folder not made yet ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("command", [["simulate", "-n", "2", "--faults", "1"], ["filter", str(EVERY)],
+                                     ["validate", str(EVERY)]])
+def test_an_output_in_a_missing_folder_makes_the_folder(tmp_path: Path, command: list[str]):
+    target = tmp_path / "new" / "deeper" / "x.jsonl"
+    result = runner.invoke(app, [*command, "-q", "-o", str(target)])
+    assert result.exit_code in (0, 1), result.output
+    assert target.is_file() and target.stat().st_size > 0
+    if command[0] == "simulate":
+        assert (tmp_path / "new" / "deeper" / "x.jsonl.faults.json").is_file()
+
+
+def test_a_file_in_the_way_of_the_folder_is_one_line(tmp_path: Path):
+    (tmp_path / "taken").write_text("a file")
+    target = tmp_path / "taken" / "x.jsonl"
+    result = runner.invoke(app, ["simulate", "-n", "2", "-o", str(target)])
+    assert (result.exit_code, result.stderr) == (2, f"Error: cannot write {target}: Not a directory\n")
