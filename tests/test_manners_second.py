@@ -232,3 +232,44 @@ def test_a_file_in_the_way_of_the_folder_is_one_line(tmp_path: Path):
     target = tmp_path / "taken" / "x.jsonl"
     result = runner.invoke(app, ["simulate", "-n", "2", "-o", str(target)])
     assert (result.exit_code, result.stderr) == (2, f"Error: cannot write {target}: Not a directory\n")
+
+
+# -- audit's progress: a percentage where the total is known ------------------------------------------
+
+def _progress_of(args: list[str], stdin: bytes | None = None) -> bytes:
+    import os
+    import pty
+    import subprocess
+    import time
+
+    from test_validate_manners import child_env, drawlog, read_available
+
+    master, slave = pty.openpty()
+    with subprocess.Popen(drawlog(*args), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=slave,
+                          env=child_env()) as child:
+        os.close(slave)
+        child.communicate(stdin, timeout=120)
+        shown = read_available(master, time.monotonic() + 2)
+    os.close(master)
+    assert child.returncode == 0
+    return shown
+
+
+@pytest.mark.parametrize("command", ["audit", "stats"])
+def test_audit_progress_shows_a_percentage_of_a_known_total(tmp_path: Path, command: str):
+    import re
+
+    total = sum(path.stat().st_size for path in SAMPLES.glob("*.jsonl"))
+    total += int.from_bytes((SAMPLES / "archive.jsonl.gz").read_bytes()[-4:], "little")  # its size unpacked
+    shown = _progress_of([command, SAMPLES, "--out", tmp_path / "stats", *(["--exit-zero"] if command == "audit"
+                                                                          else [])])
+    assert re.search(rb"\d+%", shown), shown
+    assert f"/{total / 1e6:,.1f} MB".encode() in shown
+
+
+def test_audit_progress_of_standard_input_has_no_percentage(tmp_path: Path):
+    import re
+
+    shown = _progress_of(["audit", "-", "--out", tmp_path / "stats"],
+                         (SAMPLES / "tournament-2p.jsonl").read_bytes())
+    assert b"MB" in shown and b"matches" in shown and not re.search(rb"\d+%", shown)

@@ -93,7 +93,7 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
     for each file (``per-file-ignores``); the replay checks every rule. The caps are ``validate``'s, so
     both report the same violations.
     """
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, Progress, SpinnerColumn, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
     from ..api import read_stats, write_stats
     from ..log.remote import is_url
@@ -110,21 +110,26 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
 
     validator = Validator(codes, max_per_match, max_open_matches, max_per_line, ignored_in)
     console = Console(stderr=True)
-    progress = Progress(SpinnerColumn(), TextColumn(progress_label), TextColumn("{task.fields[megabytes]:,.1f} MB"),
-                        TextColumn("{task.fields[matches]:,} matches"), TextColumn("{task.fields[rate]}"),
-                        TimeElapsedColumn(), console=console, transient=True,
-                        disable=quiet or not console.is_terminal)
+    disable = quiet or not console.is_terminal
+    total = None if disable or cluster is not None else _bytes_to_read(paths)
+    megabytes = "{task.fields[megabytes]:,.1f} MB" if total is None \
+        else "{task.fields[megabytes]:,.1f}/{task.fields[total_megabytes]:,.1f} MB"
+    columns = [SpinnerColumn(), TextColumn(progress_label),
+               *([BarColumn(), TaskProgressColumn()] if total is not None else []), TextColumn(megabytes),
+               TextColumn("{task.fields[matches]:,} matches"), TextColumn("{task.fields[rate]}"), TimeElapsedColumn()]
+    progress = Progress(*columns, console=console, transient=True, disable=disable)
     started = time.perf_counter()
     read = [0]
     with progress:
-        task = progress.add_task(progress_label, megabytes=0.0, matches=0, rate="")
+        task = progress.add_task(progress_label, total=total, megabytes=0.0, matches=0, rate="",
+                                 total_megabytes=(total or 0) / 1e6)
 
         def advance(size: int) -> None:
             read[0] += size
             matches = validator.summary.matches
             elapsed = max(time.perf_counter() - started, 1e-9)
-            progress.update(task, megabytes=read[0] / 1e6, matches=matches,
-                            rate=f"{matches / elapsed:,.0f} matches/s")
+            progress.update(task, completed=min(read[0], total) if total else None, megabytes=read[0] / 1e6,
+                            matches=matches, rate=f"{matches / elapsed:,.0f} matches/s")
 
         def file_done(index: int, part: Summary) -> None:  # --cluster: a file replayed by a worker
             add_summaries(validator.summary, part)
@@ -159,6 +164,29 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
             raise typer.BadParameter(shown(str(error)), param_hint="--out") from None
         _print_unreadable(console, unreadable.select("file", "line", "message").rows())
     return summary
+
+
+def _bytes_to_read(paths: list[str]) -> int | None:
+    """The bytes the inputs hold decompressed (what the progress counts), or None when some input does not tell
+    (standard input, a URL, a FIFO, a compressed file that does not state its size)."""
+    from ..errors import InputError
+    from ..log.reader import expand_paths
+    from ..log.remote import is_url
+    from ..views.progress import stored_size
+
+    if any(raw == "-" or is_url(raw) for raw in paths):
+        return None
+    total = 0
+    for item in expand_paths(paths):
+        if isinstance(item, InputError):
+            continue  # F007: nothing to read
+        if item.path is None:
+            return None
+        unpacked = stored_size(item.path)[1]
+        if unpacked is None:
+            return None
+        total += unpacked
+    return total or None
 
 
 def _print_unreadable(console: Console, unreadable: list[tuple[str, int | None, str]]) -> None:
