@@ -28,7 +28,7 @@ from drawlog.play.simulate import SimulationOptions, Simulator, encode_events
 from drawlog.views.writers import TextWriter
 
 SUMMARY_KEYS = {"files", "lines", "events", "matches", "violations", "errors", "warnings"}
-VIOLATION_KEYS = {"file", "line", "match", "round", "player", "code", "severity", "message"}
+VIOLATION_KEYS = {"file", "line", "match", "round", "player", "code", "severity", "message", "follows"}  # the contract's, and follows (an addition)
 CONTRACT_CODES = (
     [f"F00{n}" for n in range(1, 7)] + [f"S10{n}" for n in range(1, 6)] + [f"M20{n}" for n in range(1, 10)]
     + [f"R30{n}" for n in range(1, 8)] + ["W401", "W402"]

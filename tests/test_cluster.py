@@ -194,7 +194,7 @@ def test_a_url_without_fsspec_is_one_clear_f007(monkeypatch, tmp_path):
 def test_validate_in_three_lines(logs):
     found = drawlog.validate(logs)
     assert not found.ok and found.summary.errors == len([v for v in found if v.severity == "error"]) == 1
-    assert found.to_polars().columns == ["file", "line", "match", "round", "player", "code", "severity", "message"]
+    assert found.to_polars().columns == ["file", "line", "match", "round", "player", "code", "severity", "message", "follows"]
 
 
 def test_read_stats_is_lazy_and_pushes_filters_down(local_tables, logs, tmp_path):

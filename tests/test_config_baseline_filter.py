@@ -340,7 +340,7 @@ def test_readable_reprs():
 def test_violations_frame(logs: Path):
     violations, _ = drawlog.validate_paths("bad.jsonl")
     frame = drawlog.violations_frame(violations)
-    assert frame.columns == ["file", "line", "match", "round", "player", "code", "severity", "message"]
+    assert frame.columns == ["file", "line", "match", "round", "player", "code", "severity", "message", "follows"]
     assert frame.height == len(violations) and frame["code"].to_list() == [item.code for item in violations]
     assert drawlog.violations_frame([]).height == 0
 

@@ -28,7 +28,7 @@ from typer.testing import CliRunner
 from drawlog.cli import app
 from drawlog.play.simulate import SimulationOptions, Simulator, encode_events
 
-VIOLATION_KEYS = {"file", "line", "match", "round", "player", "code", "severity", "message"}
+VIOLATION_KEYS = {"file", "line", "match", "round", "player", "code", "severity", "message", "follows"}  # the contract's, and follows (an addition)
 # Wide, colourless output so that rich never wraps or styles what the tests read.
 ENV = {"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None}
 

@@ -86,7 +86,8 @@ def test_concise_is_one_line_per_violation_then_the_verdict(logs: dict[str, Path
     assert len(rows) == len(expected)
     for row, violation in zip(rows, expected):
         where = f"match {violation['match']}: " if violation["match"] else ""
-        assert row == f"{faulty}:{violation['line']}: {violation['code']} {where}{violation['message']}"
+        follows = f" (follows line {violation['follows']})" if violation["follows"] is not None else ""
+        assert row == f"{faulty}:{violation['line']}: {violation['code']} {where}{violation['message']}{follows}"
     assert verdict.startswith("errors found: 1 file")
 
 

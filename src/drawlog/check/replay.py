@@ -21,6 +21,8 @@ from ..engine.profiles import PROFILES, GameRules, house_rules
 from ..engine.rounds import Round
 from ..errors import Fault
 from ..log.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
+from . import follows as _follows
+from . import readings as _readings
 from .rules import SEVERITY, WARNING
 from .seen import SeenIds
 from .violations import Reporter
@@ -73,7 +75,7 @@ class Table:
     """A match being replayed: the engine's state plus what the log format adds (seq, lines)."""
 
     __slots__ = ("id", "_match", "_rules", "seat_of", "round", "last_seq", "top_seq", "last_line", "errors",
-                 "reported", "finished", "observed", "weight")
+                 "reported", "finished", "observed", "weight", "follow")
 
     def __init__(self, match_id: str, match: Match | None, line: int) -> None:
         self.id = match_id
@@ -95,6 +97,8 @@ class Table:
         self.observed: Any = None
         #: About how many bytes the match holds while open (see :data:`MAX_OPEN_BYTES`).
         self.weight = TABLE_BYTES + len(match_id)
+        #: What :mod:`drawlog.check.follows` keeps of the match from its first fault on (None until then).
+        self.follow: Any = None
 
     @property
     def match(self) -> Match | None:
@@ -266,6 +270,8 @@ class Replay:
 
     def _unfinished(self, table: Table, message: str, what: str) -> None:
         """F006 for a match closed without match_end; its open round is settled as it stands (F006 says why)."""
+        if table.follow is not None:
+            _readings.settle(self, table, None)
         self._emit("F006", message, table.last_line, table.id, table.round_number(), None, table)
         if table._match is not None:  # (a match not built has no round open)
             self._close_open_round(table, what, table.last_line)
@@ -299,12 +305,32 @@ class Replay:
         """Note a line of ``match_id`` that could not be read as an event: its last line, its seq."""
         table = self.tables.get(match_id) if match_id is not None else None
         if table is not None:
+            if table.follow is not None:
+                _readings.settle(self, table, None)
             table.last_line = line
             if isinstance(seq, int) and not isinstance(seq, bool) and seq >= 1:  # else the line's F002 says it
                 self._check_seq(table, seq, line, round_number)
 
+    def lost_line(self, match_id: str | None, line: int) -> None:
+        """A line that could not be read (F001, F002) seems to be a move of ``match_id`` (None: of the one match
+        open, if only one is): see :func:`~drawlog.check.follows.lost_line`."""
+        table = self.tables.get(match_id) if match_id is not None else \
+            next(iter(self.tables.values())) if len(self.tables) == 1 else None
+        if table is not None:
+            _readings.lost_line(self, table, line)
+
+    def report_root(self, table: Table, code: str, message: str, line: int, player: str | None,
+                    follows: int = 0) -> None:
+        """Report a reading of a fault (the round's root, or a follow-on of ``follows``) and make it the root."""
+        number = table.round_number()
+        if not follows and table.round is not None:
+            follows = _follows.current_root(table, table.round) or 0
+        self._emit(code, message, line, table.id, number, player, table, follows or None)
+        _follows.taint(table, follows or line, not follows)
+
     def _emit(self, code: str, message: str, line: int | None, match: str | None,
-              round_number: int | None, player: str | None, table: Table | None = None) -> None:
+              round_number: int | None, player: str | None, table: Table | None = None,
+              follows: int | None = None) -> None:
         reporter = self.reporter
         if table is not None and SEVERITY[code] != WARNING:
             table.errors += 1
@@ -319,12 +345,14 @@ class Replay:
                     if SEVERITY[code] != WARNING:
                         reporter.summary.suppressed_errors += 1
                     return
-        reporter.record(code, message, line, match, round_number, player)
+        reporter.record(code, message, line, match, round_number, player, follows)
 
-    def _faults(self, faults: Iterable[Fault], line: int, table: Table, player: str | None) -> None:
+    def _faults(self, faults: Iterable[Fault], line: int, table: Table, player: str | None,
+                follows: int | None = None) -> None:
         number = table.round_number()
         for fault in faults:
-            self._emit(fault.code, fault.message, line, table.id, number, player, table)
+            self._emit(fault.code, fault.message, line, table.id, number, player, table, follows)
+
 
     # -- events ------------------------------------------------------------
 
@@ -389,6 +417,8 @@ class Replay:
             self.on_first_start(table)
         previous = self.tables.get(match_id)
         if previous is not None:
+            if previous.follow is not None:
+                _readings.settle(self, previous, None)
             self._open_bytes -= previous.weight
             if self.observer is not None:
                 self.observer.match_ended(previous, None, previous.last_line)  # replaced, never finished
@@ -436,17 +466,22 @@ class Replay:
         table = self._table(event, line, table.upcoming_round() if table is not None else None)
         if table is None or table.match is None:
             return
+        if table.follow is not None:
+            _readings.settle(self, table, None)
         match = table.match
         if not match.rounds_started:
             table.weight += DEALT_BYTES
             self._open_bytes += DEALT_BYTES
+        number = table.round_number()
         if match.round_open:  # (the message is built only when needed)
             self._faults(self._close_open_round(table, f"round_start of round {event.round}", line), line, table,
-                         None)
+                         None, _follows.round_follows(table, number or 0))
         else:
             table.round = None
         deal_faults, table.round = match.deal_round(event.round, event.opener, event.hands, event.stock)
-        self._faults(deal_faults, line, table, None)
+        for fault in deal_faults:  # a wrong opener (S104) may follow a fault of the round before, which chose it
+            self._emit(fault.code, fault.message, line, table.id, table.round_number(), None, table,
+                       _follows.deal_follows(table, number or 0, fault.code))
         if self.observer is not None:
             self.observer.round_started(table, event, line)
 
@@ -471,12 +506,25 @@ class Replay:
             self._emit("M201", f"{event.player} is not a player of this match", line, table.id,
                        table.round.number, event.player, table)
 
-    def _move(self, event: Any, line: int, kind: int) -> None:
-        """A draw, play or pass (``kind``): the engine checks it and carries out what is physically possible."""
+    def apply_move(self, table: Table, event: Any, line: int, kind: int, may_hold: bool) -> None:
+        """Replay a held move of ``table``'s match as a reading of a fault does (``may_hold``: a move out of
+        turn may be held for a reading of its own: it comes after those the reading explains)."""
+        self._move(event, line, kind, table, may_hold)
+
+    def _move(self, event: Any, line: int, kind: int, held: Table | None = None, may_hold: bool = False) -> None:
+        """A draw, play or pass (``kind``): the engine checks it and carries out what is physically possible.
+
+        ``held``: the match of a move held for a reading (:mod:`drawlog.check.readings`), replayed now.
+        """
         fields: tuple[Any, ...] = _FIELDS(event)
-        table = self._located(fields[_MATCH_ID], fields[_SEQ], event, line)
+        table = held
         if table is None:
-            return
+            table = self._located(fields[_MATCH_ID], fields[_SEQ], event, line)
+            if table is None:
+                return
+            follow = table.follow
+            if follow is not None and follow.held is not None:  # a move out of turn waits for its round's end
+                return _readings.hold(self, table, event, line, kind)
         state = table.round
         player: str = fields[_PLAYER]
         if state is None:
@@ -486,6 +534,9 @@ class Replay:
             found = table.seat_of.get(player)
             if found is None:
                 return self._unmovable(table, event, line)
+            if (held is None or may_hold) and state.reason is None \
+                    and _readings.start_hold(table, state, event, line, kind):
+                return  # read with the rest of its round
             seat = found
         observer = self.observer
         could_play = observer is not None and state.playable(seat) != 0
@@ -501,21 +552,42 @@ class Replay:
         else:
             faults = state.try_pass(seat)
         if faults:
-            self._faults(faults, line, table, player)
+            self._move_faults(table, state, seat, fields, kind, faults, line, player)
+        elif table.follow is not None:  # back in step after a root, once every player moved cleanly
+            _follows.clean_move(table.follow, state.number)
         if observer is not None:
             observer.moved(table, state, seat, event, line, could_play, faults)
+
+    def _move_faults(self, table: Table, state: Round, seat: int, fields: tuple[Any, ...], kind: int,
+                     faults: tuple[Fault, ...], line: int, player: str) -> None:
+        """Report a move's faults: follow-ons of the round's root, or the root (a fault of the move itself)."""
+        self._faults(faults, line, table, player, _follows.move_follows(table, state, faults, line))
+        if kind == _PLAYED and fields[_POINTS] is not None:  # what the log claims that the replay does not give
+            placed = not any(fault.impossible for fault in faults)
+            _follows.note_claim(table, seat, fields[_POINTS] - (state.last_points if placed else 0))
 
     def _round_end(self, event: RoundEnd, line: int) -> None:
         table = self._table(event, line)
         if table is None or table.match is None:
             return
+        if table.follow is not None:
+            _readings.settle(self, table, event)
         if table.round is None:
             self._emit("F004", f"round_end of round {event.round} outside a round", line, table.id,
                        table.round_number(), None, table)
             return
         match, state = table.match, table.round
+        if not state.is_over:
+            _readings.read_round_end(self, table, state, event, line)
         faults = match.check_round_end(event.round, event.reason, event.winner, event.points, event.hands)
-        self._faults(faults, line, table, None)
+        if faults:
+            follows = _follows.round_follows(table, state.number) or _follows.score_follows(table, state, event.reason)
+            self._faults(faults, line, table, None, follows)
+            if follows is None:
+                _follows.taint(table, line)
+            _follows.note_round_claims(table, state, event.points)
+        if table.follow is not None:
+            table.follow.lost = 0
         match.settle_round()
         table.round = None
         if self.observer is not None:
@@ -526,10 +598,15 @@ class Replay:
         if table is None:
             return
         match = table.match
+        if table.follow is not None:
+            _readings.settle(self, table, None)
         if match is not None:
-            faults = self._close_open_round(table, "match_end", line)
-            faults += match.check_match_end(event.scores, event.winner)
-            self._faults(faults, line, table, None)
+            number = table.round_number() or 0
+            self._faults(self._close_open_round(table, "match_end", line), line, table, None,
+                         _follows.round_follows(table, number))
+            for fault in match.check_match_end(event.scores, event.winner):
+                self._emit(fault.code, fault.message, line, table.id, table.round_number(), None, table,
+                           _follows.end_follows(table, fault.code, event.scores, event.winner))
         del self.tables[table.id]
         self._open_bytes -= table.weight
         table.finished = True

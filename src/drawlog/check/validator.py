@@ -28,6 +28,7 @@ from ..log.reader import (
     too_deep,
     without_long_lines,
 )
+from .readings import match_of_line
 from .replay import MAX_OPEN_MATCHES, Replay, Table
 from .rules import SEVERITY
 from .violations import MAX_PER_LINE, MAX_PER_MATCH, Reporter, Summary, Violation
@@ -39,6 +40,8 @@ _TWO_ON_ONE_LINE = re.compile(rb"\}[ \t\r]*\{")
 _BLOCK_LINES = 1024
 #: A run of blank lines (whitespace only, as :meth:`bytes.isspace` has it), counted at once.
 _BLANK_RUN = re.compile(rb"(?m)^[ \t\r\n\x0b\x0c]*\n")
+#: The event types of a move: a line of one that cannot be read is a move lost (see ``Replay.lost_line``).
+MOVE_TYPES = frozenset(("draw", "play", "pass"))
 _TOO_DEEP = f"event does not fit the format: nested too deeply (over {MAX_NESTING} levels of arrays and objects)"
 
 
@@ -228,6 +231,7 @@ class Validator:
                 self.summary.blank_lines += 1
             else:
                 self._invalid("F001", f"not valid JSON: {error}", number)
+                self.replay.lost_line(match_of_line(raw), number)
             return None
 
     def _decode_loosely(self, raw: bytes, number: int) -> AnyEvent | None:
@@ -236,6 +240,7 @@ class Validator:
             obj = _ANY_DECODER.decode(raw)
         except msgspec.DecodeError as error:
             self._invalid("F001", f"not valid JSON: {error}", number)
+            self.replay.lost_line(match_of_line(raw), number)
             return None
         except RecursionError:
             self._invalid("F002", _TOO_DEEP, number)
@@ -266,6 +271,8 @@ class Validator:
             table.errors += 1
         self._invalid("F002", problem, number, match_id, round_number, player)
         self.replay.invalid_line(match_id, obj.get("seq"), number, round_number)
+        if match_id is not None and (known is None or kind in MOVE_TYPES):  # a move lost: read the next with it
+            self.replay.lost_line(match_id, number)
         return None
 
 

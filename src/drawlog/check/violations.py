@@ -27,6 +27,13 @@ class Violation(msgspec.Struct, kw_only=True):
     code: str
     severity: str
     message: str
+    #: The line of the root violation this one follows from (a follow-on: it would not be there but for that
+    #: earlier rejected, lost or misplaced event); None for a root. See :mod:`drawlog.check.follows`.
+    follows: int | None = None
+
+    def follows_text(self) -> str:
+        """`` (follows line N)`` for a follow-on, as the text and concise outputs end its message; else empty."""
+        return "" if self.follows is None else f" (follows line {self.follows})"
 
 
 class Summary(msgspec.Struct, kw_only=True):
@@ -61,6 +68,10 @@ class Summary(msgspec.Struct, kw_only=True):
     baselined: int = 0
     #: Errors among ``suppressed`` and ``suppressed_per_line``: not shown, but they fail the run all the same.
     suppressed_errors: int = 0
+    #: Violations among ``violations`` that follow from an earlier one (their ``follows`` is set). They are
+    #: counted in ``errors`` and ``warnings`` too, shown or not (``--hide-follow-ons``): a follow-on is still
+    #: an error, so a log's exit status does not depend on it.
+    follow_ons: int = 0
 
     def failed(self, strict: bool = False) -> bool:
         """Whether the run found an error (``strict``: or a warning), shown or held back by a cap.
@@ -76,6 +87,8 @@ class Summary(msgspec.Struct, kw_only=True):
     def withdraw(self, violation: Violation) -> None:
         """Take back a violation already counted as reported (it is in a baseline or a per-file ignore)."""
         self.violations -= 1
+        if violation.follows is not None:
+            self.follow_ons -= 1
         if violation.severity == WARNING:
             self.warnings -= 1
         else:
@@ -155,13 +168,14 @@ class Reporter:
             self.record(code, message, line, match, round_number, player)
 
     def record(self, code: str, message: str, line: int | None, match: str | None = None,
-               round_number: int | None = None, player: str | None = None) -> None:
-        """Record one violation that :meth:`admit` let through."""
+               round_number: int | None = None, player: str | None = None, follows: int | None = None) -> None:
+        """Record one violation that :meth:`admit` let through (``follows``: its root's line, for a follow-on)."""
         severity = SEVERITY[code]
         if severity == WARNING and line is not None and line == self._line:
             self._line_warnings.append(len(self.found))
         self.found.append(Violation(file=self._file, line=line, match=match, round=round_number,
-                                    player=player, code=code, severity=severity, message=message))
+                                    player=player, code=code, severity=severity, message=message,
+                                    follows=follows))
 
     def flush(self) -> Iterator[Violation]:
         """Yield what was found, counting each in the summary as it is handed out."""
@@ -173,6 +187,8 @@ class Reporter:
             summary = self.summary
             for violation in batch:
                 summary.violations += 1
+                if violation.follows is not None:
+                    summary.follow_ons += 1
                 if violation.severity == WARNING:
                     summary.warnings += 1
                 else:

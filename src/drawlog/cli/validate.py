@@ -17,7 +17,7 @@ from ..check.baseline import Screen
 from ..check.replay import MAX_OPEN_MATCHES
 from ..check.rules import RULES, Rule, find_rule
 from ..check.validator import Validator
-from ..check.violations import MAX_PER_LINE, MAX_PER_MATCH, Summary
+from ..check.violations import MAX_PER_LINE, MAX_PER_MATCH, Summary, Violation
 from ..errors import ClusterError, InputError, WriteFailed
 from ..log.events import json_schema
 from ..log.reader import Source, expand_paths, printable
@@ -26,6 +26,7 @@ from ..views.terminal import make_console, shown
 from ..views.writers import (
     STATISTICS_FORMATS,
     GuardedStream,
+    Writer,
     make_writer,
 )
 from .app import (
@@ -85,6 +86,10 @@ def validate(
                                                                               "never.")] = ColorChoice.auto,
     stdin_filename: Annotated[Optional[str], typer.Option(
         "--stdin-filename", metavar="NAME", help="The name that standard input (-) gets in every output.")] = None,
+    hide_follow_ons: Annotated[bool, typer.Option(
+        "--hide-follow-ons", help="Leave out the violations that only follow from an earlier one (their "
+                                  "\"follows\" is set: \"(follows line N)\" in text). They are still counted "
+                                  "(summary follow_ons, and errors): the exit status is the same.")] = False,
     max_per_match: MaxPerMatchOption = None,
     max_per_line: MaxPerLineOption = None,
     max_open_matches: MaxOpenMatchesOption = MAX_OPEN_MATCHES,
@@ -139,8 +144,9 @@ def validate(
                                            max_per_line=max_per_line,
                                            ignored_in=settings.ignored_in if settings.per_file_ignores else None,
                                            max_open_matches=max_open_matches, jobs=jobs, cluster=cluster,
-                                           screen=screen, note=_selection_note(settings, select, ignore,
-                                                                               extend_select, extend_ignore))
+                                           screen=screen, hide_follow_ons=hide_follow_ons,
+                                           note=_selection_note(settings, select, ignore, extend_select,
+                                                                extend_ignore))
     except BaseException:
         if report is not None:
             report.discard()  # an interrupted or failed report leaves no file (a previous one stays)
@@ -180,7 +186,8 @@ def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: froz
                      to_file: bool, max_per_match: int | None = MAX_PER_MATCH, max_per_line: int = MAX_PER_LINE,
                      screen: Screen | None = None, ignored_in: Callable[[str], frozenset[str]] | None = None,
                      note: str = "", max_open_matches: int = MAX_OPEN_MATCHES,
-                     jobs: int = 1, cluster: str | None = None) -> tuple[Summary, bool]:
+                     jobs: int = 1, cluster: str | None = None,
+                     hide_follow_ons: bool = False) -> tuple[Summary, bool]:
     """Validate the inputs one by one into the writer of ``fmt``; the summary, and whether inputs were left unread.
 
     With ``jobs`` > 1 (and no ``fail_fast``, which stops at the first error) the
@@ -196,6 +203,8 @@ def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: froz
     console = errors if bar and not to_file and _same_terminal() else make_console(stream, color)
     writer = make_writer(fmt, stream, statistics=statistics, console=console, quiet=quiet, strict=strict)
     writer.note = note
+    if hide_follow_ons:
+        writer = RootsOnly(writer)
     validator = Validator(codes, max_per_match, max_open_matches, max_per_line, ignored_in)
     progress = ValidateProgress(inputs, errors, enabled=bar)
 
@@ -235,6 +244,35 @@ def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: froz
         raise typer.Exit(130) from None
     writer.finish(validator.summary)
     return validator.summary, unread
+
+
+class RootsOnly(Writer):
+    """A writer's stand-in that passes on every violation but the follow-ons (``--hide-follow-ons``)."""
+
+    def __init__(self, writer: Writer) -> None:
+        super().__init__(writer.stream)
+        self.writer = writer
+
+    def start_file(self, file: str) -> None:
+        """As the writer does."""
+        self.writer.start_file(file)
+
+    def add(self, violation: Violation) -> None:
+        """Hand ``violation`` to the writer unless it follows from an earlier one."""
+        if violation.follows is None:
+            self.writer.add(violation)
+
+    def end_file(self) -> None:
+        """As the writer does."""
+        self.writer.end_file()
+
+    def poll(self) -> None:
+        """As the writer does."""
+        self.writer.poll()
+
+    def finish(self, summary: Summary) -> None:
+        """As the writer does."""
+        self.writer.finish(summary)
 
 
 def _parts(inputs: list[Source | InputError], jobs: int) -> list[range]:

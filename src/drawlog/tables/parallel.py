@@ -298,6 +298,7 @@ def _with_f005(violations: pa.Table, matches: pa.Table, fix: PartFix) -> pa.Tabl
             "file": violation.file, "path": keys["path"][row], "line": violation.line, "match": violation.match,
             "round": None, "player": None, "code": violation.code, "severity": violation.severity,
             "message": violation.message, **{name: keys[name][row] for name in _KEY_COLUMNS},
+            "follows": violation.follows,
         }], schema=violations.schema))
         done = position
     pieces.append(violations.slice(done))

@@ -99,6 +99,7 @@ SCHEMAS: dict[str, pa.Schema] = {
         ("file", pa.string()), ("path", pa.string()), ("line", pa.int64()), ("match", pa.string()),
         ("round", pa.int32()), ("player", pa.string()), ("code", pa.string()), ("severity", pa.string()),
         ("message", pa.string()), ("tournament", pa.string()), ("table_name", pa.string()), ("variant", pa.string()),
+        ("follows", pa.int64()),  # the root's line, for a follow-on (null for a root)
     ]),
 }
 TABLES = tuple(SCHEMAS)
@@ -340,7 +341,7 @@ class StatsRecorder(Observer):
         self.sinks["violations"].add((
             violation.file, self.path_of(violation.file), violation.line, violation.match, violation.round, violation.player, violation.code,
             violation.severity, violation.message, notes.tournament if notes else None,
-            notes.table_name if notes else None, notes.variant if notes else None,
+            notes.table_name if notes else None, notes.variant if notes else None, violation.follows,
         ), (notes.text_bytes if notes else 64) + len(violation.message))
 
 

@@ -50,7 +50,8 @@ _encoder = msgspec.json.Encoder()
 
 def _where(violation: Violation) -> str:
     """The message with the match it is about: ``match m1: …``."""
-    return f"match {violation.match}: {violation.message}" if violation.match else violation.message
+    text = f"match {violation.match}: {violation.message}" if violation.match else violation.message
+    return text if violation.follows is None else text + violation.follows_text()
 
 
 class ConciseWriter(Writer):
@@ -153,14 +154,19 @@ class SarifWriter(Writer):
         location: dict[str, Any] = {"artifactLocation": {"uri": artifact_uri(violation.file)}}
         if violation.line is not None:
             location["region"] = {"startLine": violation.line}
-        result = {
+        result: dict[str, Any] = {
             "ruleId": violation.code,
             "ruleIndex": self._rule_index[violation.code],
             "level": violation.severity,
             "message": {"text": _where(violation)},
             "locations": [{"physicalLocation": location}],
-            "properties": {"match": violation.match, "round": violation.round, "player": violation.player},
+            "properties": {"match": violation.match, "round": violation.round, "player": violation.player,
+                           "follows": violation.follows},
         }
+        if violation.follows is not None:  # the root it follows from, in the same artifact
+            result["relatedLocations"] = [{"id": 1, "message": {"text": "the root violation this one follows from"},
+                                           "physicalLocation": {"artifactLocation": location["artifactLocation"],
+                                                                "region": {"startLine": violation.follows}}}]
         self.stream.write(_encoder.encode(result).decode())
 
     def finish(self, summary: Summary) -> None:

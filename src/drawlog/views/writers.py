@@ -191,12 +191,18 @@ class GithubWriter(Writer):
             props.append(f"line={violation.line}")
         props.append(f"title={_escape_property(title)}")
         where = f"match {violation.match}: " if violation.match else ""
-        self.stream.write(f"::{level} {','.join(props)}::{_escape_data(where + violation.message)}\n")
+        text = where + violation.message + violation.follows_text()
+        self.stream.write(f"::{level} {','.join(props)}::{_escape_data(text)}\n")
 
 
 def quantity(number: int, noun: str, plural: str | None = None) -> str:
     """``1 match``, ``2 matches``: the number with the noun in the right number (``noun + "s"`` unless given)."""
     return f"{number:,} {noun if number == 1 else plural or noun + 's'}"
+
+
+def _follow_ons(count: int) -> str:
+    """``3 follow-ons among the`` before the count of errors; empty when none follows from another."""
+    return f"{quantity(count, 'follow-on')} among the " if count else ""
 
 
 def summary_line(summary: Summary) -> str:
@@ -206,7 +212,7 @@ def summary_line(summary: Summary) -> str:
         quantity(summary.lines, "line"),
         quantity(summary.events, "event"),
         f"{quantity(summary.matches, 'match', 'matches')} ({summary.valid_matches:,} valid)",
-        quantity(summary.errors, "error"),
+        _follow_ons(summary.follow_ons) + quantity(summary.errors, "error"),
         quantity(summary.warnings, "warning"),
     ]
     skipped = summary.blank_lines + summary.invalid_lines
@@ -368,7 +374,7 @@ def _cells(violation: Violation) -> list[str | list[Piece]]:
     """The cells of :func:`violations_table`'s row for ``violation``, for :func:`~drawlog.views.plain_table.plain_table`."""
     v = violation
     code = code_style(v)
-    message: list[Piece] = [(shown(v.message), "", "")]
+    message: list[Piece] = [(shown(v.message + v.follows_text()), "", "")]
     command = _replay_command(v)
     if command is not None:
         message.append((shown(command), _COMMAND, ""))
@@ -378,7 +384,7 @@ def _cells(violation: Violation) -> list[str | list[Piece]]:
 
 def _message_cell(violation: Violation) -> Text:
     """The message, and for a violation of a match the command that shows its board (``drawlog replay``)."""
-    cell = literal(violation.message)
+    cell = literal(violation.message + violation.follows_text())
     command = _replay_command(violation)
     if command is not None:
         cell.append("\n")
