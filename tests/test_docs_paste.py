@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "sample_logs" / "README.md"]
 
 #: Names the README gives to what a command writes (or a user's own file), not files of the repository.
-WRITTEN = {"OUTPUT.faults.json", "_drawlog.json", "ci.toml", "drawlog.toml", "report.html", "stats/"}
+WRITTEN = {"OUTPUT.faults.json", "_drawlog.json", "ci.toml", "drawlog.toml", "report.html", "stats/", "games/"}
 
 
 def _cited(text: str) -> set[str]:
