@@ -273,3 +273,24 @@ def test_audit_progress_of_standard_input_has_no_percentage(tmp_path: Path):
     shown = _progress_of(["audit", "-", "--out", tmp_path / "stats"],
                          (SAMPLES / "tournament-2p.jsonl").read_bytes())
     assert b"MB" in shown and b"matches" in shown and not re.search(rb"\d+%", shown)
+
+
+# -- --write-baseline: one line, no report -------------------------------------------------------------
+
+def test_write_baseline_prints_one_line_and_no_report(tmp_path: Path):
+    import json
+
+    summary = json.loads(runner.invoke(app, ["validate", str(SAMPLES), "-f", "json"]).stdout)["summary"]
+    target = tmp_path / "known.json"
+    result = runner.invoke(app, ["validate", str(SAMPLES), "--write-baseline", str(target)])
+    assert result.exit_code == 0
+    assert result.stdout == ""
+    count = summary["violations"]
+    assert result.stderr == (f"wrote {count} violations to the baseline {target} (7 files, 7,374 lines, 7,367 events, "
+                             f"7 lines skipped (5 blank, 2 invalid), 57 matches (28 valid), "
+                             f"{summary['errors']} errors, {summary['warnings']} warnings)\n")
+    assert len(json.loads(target.read_text())["violations"]) > 0
+    quiet = runner.invoke(app, ["validate", str(SAMPLES), "--write-baseline", str(target), "-q"])
+    assert (quiet.exit_code, quiet.stdout, quiet.stderr) == (0, "", "")
+    both = runner.invoke(app, ["validate", str(SAMPLES), "--write-baseline", str(target), "-o", str(tmp_path / "r")])
+    assert both.exit_code == 2 and "drop -o FILE" in both.output and not (tmp_path / "r").exists()

@@ -134,9 +134,15 @@ def validate(
     if statistics and output_format.value not in STATISTICS_FORMATS:
         raise typer.BadParameter("--statistics prints counts, not annotations: use --format text, json or jsonl, "
                                  "or concise for one line per code", param_hint="--statistics/--format")
+    if write_baseline is not None and output_file is not None:
+        raise typer.BadParameter("--write-baseline writes the baseline, not a report: drop -o FILE",
+                                 param_hint="--write-baseline/--output-file")
     inputs = [_named_stdin(item, stdin_filename) for item in expand_paths(paths)]
     report = _open_report(output_file) if output_file else None
     stream = GuardedStream(report.handle, report.path) if report is not None else sys.stdout
+    if write_baseline is not None:  # as ruff's --add-noqa: no report, one line once the baseline is written
+        stream = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - closed with the process
+        output_format, statistics = OutputFormat.jsonl, False
     try:
         summary, unread = _validate_inputs(inputs, stream, codes, output_format.value, statistics=statistics,
                                            fail_fast=fail_fast, strict=strict, quiet=quiet, color=color.value,
@@ -159,7 +165,7 @@ def validate(
     if summary.files == 0 and not unread:
         raise typer.Exit(EXIT_UNUSABLE)  # nothing could be read (not even left unread by --fail-fast), in any mode
     if write_baseline is not None and screen is not None and screen.recorded is not None:
-        _write_baseline(write_baseline, screen.recorded, quiet)
+        _write_baseline(write_baseline, screen.recorded, quiet, summary)
         raise typer.Exit(EXIT_CLEAN)
     failed = summary.failed(strict)
     raise typer.Exit(EXIT_ERRORS if failed and not exit_zero else EXIT_CLEAN)
