@@ -294,3 +294,21 @@ def test_write_baseline_prints_one_line_and_no_report(tmp_path: Path):
     assert (quiet.exit_code, quiet.stdout, quiet.stderr) == (0, "", "")
     both = runner.invoke(app, ["validate", str(SAMPLES), "--write-baseline", str(target), "-o", str(tmp_path / "r")])
     assert both.exit_code == 2 and "drop -o FILE" in both.output and not (tmp_path / "r").exists()
+
+
+# -- rule: a compact listing --------------------------------------------------------------------------
+
+def test_rule_concise_lists_every_rule_one_a_line():
+    from drawlog.check.rules import RULES
+
+    listed = runner.invoke(app, ["rule", "--format", "concise"])
+    assert listed.exit_code == 0
+    lines = listed.stdout.splitlines()
+    assert len(lines) == len(RULES) and [line.split()[0] for line in lines] == [rule.code for rule in RULES]
+    assert lines[0] == ("F001  invalid-json                error             A line is not valid JSON (or not "
+                        "UTF-8, or longer than 1 MiB, 1,048,576 bytes).")
+    assert "W403  variant-not-replayed        warning, retired  Retired:" in listed.stdout
+    assert runner.invoke(app, ["rule", "--all", "--format", "concise"]).stdout == listed.stdout
+    one = runner.invoke(app, ["rule", "M205", "--format", "concise"])
+    assert one.stdout.startswith("M205  illegal-draw  error  A draw where no draw is allowed.")
+    assert one.stdout.count("\n") == 1

@@ -137,10 +137,11 @@ class ColorChoice(str, Enum):
 
 
 class RuleFormat(str, Enum):
-    """How ``rule`` prints explanations."""
+    """How ``rule`` prints explanations: in full (text, json) or one line per rule (concise)."""
 
     text = "text"
     json = "json"
+    concise = "concise"
 
 
 #: ``--config`` of ``validate`` and ``audit``.
