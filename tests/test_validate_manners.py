@@ -253,11 +253,13 @@ def test_output_file_holds_what_standard_output_would(logs: dict[str, Path], tmp
     assert out.read_text(encoding="utf-8") == printed.stdout
 
 
-def test_output_file_in_a_missing_folder_is_one_line_and_exit_2(logs: dict[str, Path], tmp_path: Path) -> None:
-    target = tmp_path / "missing" / "report.sarif"
+def test_output_file_where_no_folder_can_be_made_is_one_line_and_exit_2(logs: dict[str, Path],
+                                                                       tmp_path: Path) -> None:
+    (tmp_path / "taken").write_text("a file, not a folder")  # (a missing folder is made: issue 25)
+    target = tmp_path / "taken" / "report.sarif"
     result = cli("validate", logs["faulty"], "-f", "sarif", "-o", target)
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr == f"Error: cannot write {target}: No such file or directory\n"
+    assert result.stderr == f"Error: cannot write {target}: Not a directory\n"
 
 
 def test_quiet_prints_only_the_violations(logs: dict[str, Path]) -> None:
