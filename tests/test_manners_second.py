@@ -312,3 +312,32 @@ def test_rule_concise_lists_every_rule_one_a_line():
     one = runner.invoke(app, ["rule", "M205", "--format", "concise"])
     assert one.stdout.startswith("M205  illegal-draw  error  A draw where no draw is allowed.")
     assert one.stdout.count("\n") == 1
+
+
+# -- concise output in file:line order -----------------------------------------------------------------
+
+def test_concise_output_is_in_file_line_order():
+    result = runner.invoke(app, ["validate", str(SAMPLES), "-f", "concise", "-q"])
+    places = [(line.split(":")[0], int(line.split(":")[1])) for line in result.stdout.splitlines()]
+    files = list(dict.fromkeys(file for file, _ in places))
+    assert places == sorted(places, key=lambda place: (files.index(place[0]), place[1]))
+    lines = result.stdout.splitlines()
+    at = lines.index(f"{EVERY}:205: F006 match F006-m1: input ended inside match F006-m1: no match_end")
+    assert lines[at - 1].startswith(f"{EVERY}:1") and int(lines[at - 1].split(":")[1]) < 205  # (was after 1435)
+    assert int(lines[at + 1].split(":")[1]) > 205
+
+
+def test_line_order_spills_to_files_and_merges_stably():
+    from drawlog.check.violations import Violation
+    from drawlog.views.line_order import LineOrder
+
+    def made(line: int | None, code: str) -> Violation:
+        return Violation(file="a", line=line, match=None, round=None, player=None, code=code, severity="error",
+                         message="m")
+
+    order = LineOrder(limit=3)
+    found = [made(5, "A"), made(2, "B"), made(9, "C"), made(5, "D"), made(None, "E"), made(2, "F"), made(1, "G")]
+    for violation in found:
+        order.add(violation)
+    assert [violation.code for violation in order.drain()] == ["E", "G", "B", "F", "A", "D", "C"]
+    assert list(order.drain()) == []

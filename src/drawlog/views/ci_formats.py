@@ -37,6 +37,7 @@ from rich.text import Text
 from .. import __version__
 from ..check.rules import RULES, WARNING, Rule
 from ..check.violations import Summary, Violation
+from .line_order import LineOrder
 from .plain_table import styled
 from .terminal import RICH, STYLED, make_console, shown, write_drawn, writing_mode
 from .writers import Writer, code_style, verdict
@@ -55,11 +56,14 @@ def _where(violation: Violation) -> str:
 
 
 class ConciseWriter(Writer):
-    """``path:line: CODE message``, one line per violation as found (ruff's and flake8's form), then the verdict.
+    """``path:line: CODE message``, one line per violation in ``file:line`` order (ruff's and flake8's form), then
+    the verdict.
 
-    A violation of a match says which (``match m1: …``); one without a line
-    (an unreadable file) is ``path: CODE message``. ``quiet`` leaves out the
-    verdict line.
+    Each input's violations are written when it ends, sorted by line (a late
+    ``F006``, on a match's last line, takes its place); see
+    :class:`~drawlog.views.line_order.LineOrder`. A violation of a match says
+    which (``match m1: …``); one without a line (an unreadable file) is
+    ``path: CODE message``, first. ``quiet`` leaves out the verdict line.
     """
 
     def __init__(self, stream: IO[str], console: Console | None = None, quiet: bool = False) -> None:
@@ -68,8 +72,16 @@ class ConciseWriter(Writer):
         self.quiet = quiet
         self._mode = writing_mode(self.console)
         self._terminal = self.console.is_terminal
+        self._order = LineOrder()
 
     def add(self, violation: Violation) -> None:
+        self._order.add(violation)
+
+    def end_file(self) -> None:
+        for violation in self._order.drain():
+            self._write(violation)
+
+    def _write(self, violation: Violation) -> None:
         if self._mode != RICH:  # the same characters, without rich's rendering
             write_drawn(self.console, self._line(violation, self._mode == STYLED), self._terminal)
             return
@@ -94,6 +106,7 @@ class ConciseWriter(Writer):
         return f"{at}{styled(': ', cyan)}{code} {shown(_where(violation))}\n"
 
     def finish(self, summary: Summary) -> None:
+        self.end_file()  # (violations found after the last input ended)
         if not self.quiet:
             self.console.print(verdict(summary, self.note), soft_wrap=True)
 
