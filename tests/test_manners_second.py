@@ -341,3 +341,19 @@ def test_line_order_spills_to_files_and_merges_stably():
         order.add(violation)
     assert [violation.code for violation in order.drain()] == ["E", "G", "B", "F", "A", "D", "C"]
     assert list(order.drain()) == []
+
+
+# -- JUnit: a test case per violation -------------------------------------------------------------------
+
+def test_junit_gives_each_error_a_test_case_of_its_own():
+    import xml.etree.ElementTree as ET
+
+    result = runner.invoke(app, ["validate", str(EVERY), "-f", "junit"])
+    suite = ET.fromstring(result.stdout).find("testsuite")
+    assert suite is not None
+    cases = suite.findall("testcase")
+    failing = [case for case in cases if case.find("failure") is not None]
+    assert len(failing) == int(suite.get("failures", "")) == 33
+    assert all(len(case.findall("failure")) <= 1 for case in cases) and len(cases) == 36
+    first = failing[0]
+    assert (first.get("name"), first.get("file"), first.get("line")) == (f"{EVERY}:19: F001", str(EVERY), "19")

@@ -24,7 +24,7 @@ _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(Violation)
 
 #: Violations held in memory before a sorted run goes to a temporary file.
-LIMIT = 20_000
+LIMIT = 5_000
 
 _Held = tuple[int, int, Violation]
 
