@@ -157,7 +157,7 @@ def test_a_bad_key_is_one_line_naming_file_and_key(logs: Path, text: str, key: s
 
 def test_pyproject_key_error_names_the_table(tmp_path: Path):
     (tmp_path / "pyproject.toml").write_text('[tool.drawlog]\nignore = [1]\n')
-    with pytest.raises(ConfigError, match=r"pyproject.toml: \[tool.drawlog\] ignore"):
+    with pytest.raises(ConfigError, match=r"pyproject.toml:2: \[tool.drawlog\] ignore"):
         load_config(tmp_path / "pyproject.toml")
 
 

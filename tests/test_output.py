@@ -224,11 +224,13 @@ def test_query_output_that_cannot_be_written_is_one_line_and_exit_2(markup_stats
     assert (done.returncode, done.stderr) == (2, f"Error: cannot write {target}: No space left on device\n")
 
 
-def test_an_output_file_in_a_missing_folder_is_one_line_and_exit_2(markup_stats: Path, tmp_path: Path) -> None:
-    target = tmp_path / "missing" / "board.txt"
+def test_an_output_file_where_no_folder_can_be_made_is_one_line_and_exit_2(markup_stats: Path,
+                                                                          tmp_path: Path) -> None:
+    (tmp_path / "taken").write_text("a file, not a folder")
+    target = tmp_path / "taken" / "board.txt"
     result = cli("players", markup_stats, "-o", target)
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr == f"Error: cannot write {target}: No such file or directory\n"
+    assert result.stderr == f"Error: cannot write {target}: Not a directory\n"
 
 
 @pytest.mark.parametrize("fmt", ["text", "jsonl"])

@@ -125,6 +125,7 @@ def concise(rows: list[Violation], mode: str, colors: str | None = None) -> str:
         writer = ConciseWriter(stream, console=console, quiet=True)
     for row in rows:
         writer.add(row)
+    writer.end_file()  # (concise writes an input's violations, in line order, when it ends)
     return stream.getvalue()
 
 
@@ -197,6 +198,7 @@ def test_concise_lines_are_written_plain_without_colour() -> None:
     with mock.patch.object(writer.console, "print", side_effect=AssertionError("rich was asked to print")):
         writer.add(violation(line=None, match=None, code="W404", message="empty"))
         writer.add(violation(match="m1\x1b[2J"))
+        writer.end_file()
     assert stream.getvalue() == "a.jsonl: W404 empty\na.jsonl:7: M207 match m1\\x1b[2J: passes holding a tile that fits\n"
 
 

@@ -501,11 +501,12 @@ def test_a_context_index_too_large_to_pack_is_kept_aside(tmp_path: Path):
 
 @pytest.mark.parametrize("command", [["query", "SELECT 1 AS x", "--format", "csv"], ["players", "--format", "csv"]])
 def test_an_unwritable_output_file_is_a_usage_error(sample_stats, tmp_path: Path, command: list[str]):
-    target = tmp_path / "missing-folder" / "out.csv"
+    (tmp_path / "taken").write_text("a file, not a folder")
+    target = tmp_path / "taken" / "out.csv"
     args = [command[0], str(sample_stats), *command[1:], "--output", str(target)]
     result = runner.invoke(app, args)
     assert result.exit_code == 2
-    assert "cannot write" in result.output and "No such file or directory" in result.output
+    assert "cannot write" in result.output and "Not a directory" in result.output
 
 
 def test_an_unfinished_match_has_no_winner_and_its_open_round_a_row(tmp_path: Path):

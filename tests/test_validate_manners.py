@@ -162,7 +162,8 @@ def test_sarif_of_a_clean_log_and_of_relative_names(logs: dict[str, Path], monke
 # -- junit -------------------------------------------------------------------------------
 
 
-def test_junit_is_one_testsuite_with_a_testcase_per_file(logs: dict[str, Path]) -> None:
+def test_junit_is_one_testsuite_with_a_testcase_per_violation_and_clean_file(logs: dict[str, Path]) -> None:
+    """Issue 25: JUnit readers show one failure per test case, so each error is a test case of its own."""
     expected = json_report(logs["faulty"], logs["clean"], logs["missing"])["violations"]
     result = cli("validate", logs["faulty"], logs["clean"], logs["missing"], "--format", "junit")
     assert result.exit_code == 1
@@ -170,16 +171,20 @@ def test_junit_is_one_testsuite_with_a_testcase_per_file(logs: dict[str, Path]) 
     suites = root.findall("testsuite") if root.tag == "testsuites" else [root]
     [suite] = suites
     cases = suite.findall("testcase")
-    assert [case.get("name") for case in cases] == [str(logs["faulty"]), str(logs["clean"]), str(logs["missing"])]
-    assert suite.get("tests") == "3" and suite.get("failures") == "2"
-    failures = {case.get("name"): case.findall("failure") for case in cases}
+    named = [f"{v['file']}:{v['line']}: {v['code']}" if v["line"] is not None else f"{v['file']}: {v['code']}"
+             for v in expected]
+    assert [case.get("name") for case in cases] == [*named[:-1], str(logs["clean"]), named[-1]]
+    assert [case.get("line") for case in cases][:len(named) - 1] == [str(v["line"]) for v in expected[:-1]]
     errors = [v for v in expected if v["severity"] == "error"]
-    assert len(failures[str(logs["faulty"])]) == sum(v["file"] == str(logs["faulty"]) for v in errors)
-    assert failures[str(logs["clean"])] == []
-    assert [f.get("message") for f in failures[str(logs["missing"])]] == ["F007 no such file or folder"]
-    out = cases[0].find("system-out")
-    assert out is not None and "W401" in (out.text or "")  # warnings: output, not failures
-    assert all(f.get("type") == "error" for f in failures[str(logs["faulty"])])
+    assert suite.get("tests") == str(len(expected) + 1) and suite.get("failures") == str(len(errors))
+    assert all(len(case.findall("failure")) <= 1 for case in cases)
+    clean = cases[len(named) - 1]
+    assert clean.get("file") == str(logs["clean"]) and list(clean) == []
+    assert [f.get("message") for f in cases[-1].findall("failure")] == ["F007 no such file or folder"]
+    warned = [case for case in cases if case.find("system-out") is not None]
+    assert warned and all(case.find("failure") is None and "W4" in (case.find("system-out").text or "")
+                          for case in warned)  # warnings: output, not failures
+    assert all(f.get("type") == "error" for f in root.iter("failure"))
 
 
 def test_junit_warnings_fail_with_strict_and_control_characters_stay_parseable(tmp_path: Path) -> None:
@@ -253,11 +258,13 @@ def test_output_file_holds_what_standard_output_would(logs: dict[str, Path], tmp
     assert out.read_text(encoding="utf-8") == printed.stdout
 
 
-def test_output_file_in_a_missing_folder_is_one_line_and_exit_2(logs: dict[str, Path], tmp_path: Path) -> None:
-    target = tmp_path / "missing" / "report.sarif"
+def test_output_file_where_no_folder_can_be_made_is_one_line_and_exit_2(logs: dict[str, Path],
+                                                                       tmp_path: Path) -> None:
+    (tmp_path / "taken").write_text("a file, not a folder")  # (a missing folder is made: issue 25)
+    target = tmp_path / "taken" / "report.sarif"
     result = cli("validate", logs["faulty"], "-f", "sarif", "-o", target)
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr == f"Error: cannot write {target}: No such file or directory\n"
+    assert result.stderr == f"Error: cannot write {target}: Not a directory\n"
 
 
 def test_quiet_prints_only_the_violations(logs: dict[str, Path]) -> None:

@@ -212,7 +212,9 @@ def test_every_report_format_holds_no_violations(tmp_path: Path, fmt: str) -> No
     text = path.read_text(encoding="utf-8")
     if fmt == "junit":
         root = ET.fromstring(text)
-        assert [case.get("name") for case in root.iter("testcase")] == ["f0.jsonl", "f1.jsonl", "f2.jsonl"]
+        cases = list(root.iter("testcase"))  # one per violation
+        assert len(cases) == 3 * 13_333 and [case.get("file") for case in cases[::13_333]] == ["f0.jsonl", "f1.jsonl",
+                                                                                              "f2.jsonl"]
         assert len(list(root.iter("failure"))) == 3 * (13_333 // 2 + 1)
     elif fmt == "jsonl":
         assert len(text.splitlines()) == 39_999 + 1

@@ -1,4 +1,4 @@
-"""Output files written whole or not at all (``-o FILE`` of every command).
+"""Output files written whole or not at all (``-o FILE`` of every command), their missing folders made.
 
 :func:`atomic_file` writes to a temporary name in the target's folder
 (``.NAME.PID.XXXXXXXX.tmp``) and renames it over the target only when the
@@ -14,6 +14,7 @@ a folder where no other file can be made.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import stat
@@ -29,6 +30,12 @@ class AtomicFile:
         self.path = os.fspath(path)
         self.target = os.path.realpath(self.path)  # a symlink is written through
         self.temporary: str | None = None
+        folder = os.path.dirname(self.target)
+        if folder and not os.path.isdir(folder):  # -o new/x.jsonl: the folders are made, as ruff's --output-file
+            try:
+                os.makedirs(folder, exist_ok=True)
+            except FileExistsError:  # a file where the folder should be
+                raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), folder) from None
         if _replaceable(self.target):
             folder, name = os.path.split(self.target)
             try:

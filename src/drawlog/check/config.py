@@ -3,13 +3,16 @@
 :func:`find_config` looks from a folder upwards, as ruff does: the first folder
 holding a ``drawlog.toml``, or a ``pyproject.toml`` with a ``[tool.drawlog]``
 table, gives the settings (``drawlog.toml`` wins in the same folder).
-:func:`load_config` reads one file; an unknown key or a value of the wrong
-type is a :class:`ConfigError` naming the file and the key.
+:func:`load_config` reads one file (its ``[tool.drawlog]`` table when it has
+one, whatever its name); an unknown key or a value of the wrong type is a
+:class:`ConfigError` naming the file, the key's line and the key.
 """
 
 from __future__ import annotations
 
+import difflib
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
@@ -61,12 +64,18 @@ class Settings:
     max_per_line: int | None = None
     jobs: int | None = None
 
+    #: Whether the settings are the file's ``[tool.drawlog]`` table (else its top level).
+    tool_table: bool = False
+    #: The line (from 1) each key of the file is set on, where it could be told.
+    lines: dict[str, int] = field(default_factory=dict)
+
     def where(self, key: str) -> str:
-        """``FILE: key`` (``[tool.drawlog] key`` in a pyproject.toml), for error messages."""
+        """``FILE:LINE: key`` (``[tool.drawlog] key`` when the settings are that table), for error messages."""
         if self.path is None:
             return key
-        table = "[tool.drawlog] " if self.path.name == "pyproject.toml" else ""
-        return f"{self.path}: {table}{key}"
+        table = "[tool.drawlog] " if self.tool_table else ""
+        line = self.lines.get(key)
+        return f"{self.path}{f':{line}' if line else ''}: {table}{key}"
 
     def codes(self, select: list[str] | None, ignore: list[str] | None, extend_select: list[str] | None,
               extend_ignore: list[str] | None) -> frozenset[str]:
@@ -130,30 +139,80 @@ def _has_drawlog_table(path: Path) -> bool:
 
 
 def load_config(path: str | os.PathLike[str]) -> Settings:
-    """Read the settings of one file: ``[tool.drawlog]`` of a ``pyproject.toml``, else the file's top level."""
+    """Read the settings of one file: its ``[tool.drawlog]`` table when it has one (any file; a
+    ``pyproject.toml`` without one sets nothing), else the file's top level."""
     where = Path(path)
     try:
         with open(where, "rb") as handle:
-            document = tomllib.load(handle)
+            data = handle.read()
+        text = data.decode("utf-8")
+        document = tomllib.loads(text)
     except OSError as error:
         raise ConfigError(f"cannot read the configuration {where}: {error.strerror or error}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise ConfigError(f"{where}: not valid TOML: {error}") from None
-    if where.name == "pyproject.toml":
-        tool = document.get("tool", {})
+    tool = document.get("tool")
+    in_tool = isinstance(tool, dict) and "drawlog" in tool
+    if in_tool or where.name == "pyproject.toml":
         table = tool.get("drawlog", {}) if isinstance(tool, dict) else {}
         if not isinstance(table, dict):
-            raise ConfigError(f"{where}: [tool.drawlog] must be a table")
-    else:
-        table = document
-    return _settings(where, table)
+            raise ConfigError(f"{where}:{_line_of(text, 'tool', 'drawlog') or 1}: [tool.drawlog] must be a table")
+        if where.name != "pyproject.toml":  # a drawlog.toml or --config FILE: settings in one place only
+            for name in document:
+                if name != "tool":
+                    line = _line_of(text, "", name)
+                    raise ConfigError(f"{where}{f':{line}' if line else ''}: {name}: set outside [tool.drawlog], "
+                                      f"which this file has: put every setting in [tool.drawlog]")
+        return _settings(where, table, True, _key_lines(text, "tool.drawlog", table))
+    return _settings(where, document, False, _key_lines(text, "", document))
 
 
-def _settings(path: Path, table: dict[str, Any]) -> Settings:
-    settings = Settings(path=path)
+def _key_lines(text: str, table: str, keys: dict[str, Any]) -> dict[str, int]:
+    """The line each of ``keys`` is set on in the TOML ``text``, inside ``table`` (dotted; "" the top level)."""
+    found = {}
+    for key in keys:
+        line = _line_of(text, table, key)
+        if line:
+            found[key] = line
+    globs = keys.get("per-file-ignores")
+    if isinstance(globs, dict):
+        for glob in globs:
+            line = _line_of(text, f"{table}.per-file-ignores".lstrip("."), glob) or found.get("per-file-ignores")
+            if line:
+                found[f"per-file-ignores {glob!r}"] = line
+    return found
+
+
+_HEADER = re.compile(r"\s*\[\[?\s*([^\]]*?)\s*\]\]?\s*(#.*)?$")
+
+
+def _line_of(text: str, table: str, key: str) -> int | None:
+    """The line (from 1) where ``key`` of ``table`` is set: ``key = …`` under ``[table]``, a ``[table.key]``
+    header, or a dotted ``key.x = …``; None when it cannot be told (the settings still hold)."""
+    current = ""
+    names = {key, f'"{key}"', f"'{key}'"}
+    for number, line in enumerate(text.splitlines(), 1):
+        header = _HEADER.match(line)
+        if header and not line.lstrip().startswith(("#",)) and "=" not in line.split("]")[0]:
+            current = ".".join(part.strip().strip("\"'") for part in header.group(1).split("."))
+            if current == f"{table}.{key}".lstrip("."):
+                return number
+            continue
+        if current != table or "=" not in line:
+            continue
+        name = line.split("=", 1)[0].strip()
+        if name in names or any(name.startswith(f"{each}.") for each in names):
+            return number
+    return None
+
+
+def _settings(path: Path, table: dict[str, Any], tool_table: bool = False,
+              lines: dict[str, int] | None = None) -> Settings:
+    settings = Settings(path=path, tool_table=tool_table, lines=lines or {})
     for name, value in table.items():
         if name not in KEYS:
             close = [key for key in KEYS if key.replace("-", "_") == name or key.replace("-", "") == name]
+            close = close or difflib.get_close_matches(name, KEYS, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else f" (keys: {', '.join(KEYS)})"
             raise ConfigError(f"{settings.where(name)}: unknown key{hint}")
         if not _fits(name, value):
@@ -169,7 +228,7 @@ def _settings(path: Path, table: dict[str, Any]) -> Settings:
         try:
             select_codes(None, codes)
         except ValueError as error:
-            raise ConfigError(f"{settings.where('per-file-ignores')} {glob!r}: {error}") from None
+            raise ConfigError(f"{settings.where(f'per-file-ignores {glob!r}')}: {error}") from None
     return settings
 
 

@@ -5,9 +5,10 @@ Two passes over each input. The first validates it (a :class:`Validator` with an
 validity and first ``match_start`` line; the second copies the lines of the
 matches chosen into one spool file per match in a temporary folder, so nothing
 holds a whole log in memory and interleaved matches come out one after another.
-A line belongs to a match when it carries the match's id and comes at or after
-its first ``match_start``; other lines (blank, broken, of no known match) are
-not copied.
+Every ``match_start`` starts a match, as ``validate`` and ``stats`` count them: a
+line belongs to a match when it carries the match's id and comes at or after its
+``match_start`` and before the id's next one (F005); other lines (blank, broken,
+of no known match) are not copied.
 """
 
 from __future__ import annotations
@@ -80,24 +81,24 @@ class Criteria:
 class _Learner(Observer):
     """Hears each match start and end of one input."""
 
-    def __init__(self, found: dict[tuple[int, str], MatchInfo], file: str) -> None:
+    def __init__(self, found: dict[tuple[int, str, int], MatchInfo], file: str) -> None:
         self.found = found
         self.file = file
         self.input = 0
 
     def match_started(self, table: Table, event: MatchStart, line: int) -> None:
-        key = (self.input, table.id)
-        info = self.found.get(key)
-        if info is None:
-            meta = event.meta or {}
-            tournament = meta.get("tournament")
-            info = self.found[key] = MatchInfo(self.input, table.id, line, self.file,
-                                               tournament=None if tournament is None else str(tournament))
-        info.players.extend(name for name in event.players if name not in info.players)
+        # Every match_start starts a match, as validate and stats count them: an id started again (F005)
+        # is another match, from its new start on.
+        meta = event.meta or {}
+        tournament = meta.get("tournament")
+        info = self.found[(self.input, table.id, line)] = MatchInfo(
+            self.input, table.id, line, self.file, tournament=None if tournament is None else str(tournament))
+        info.players.extend(dict.fromkeys(event.players))
+        table.observed = info
 
     def match_ended(self, table: Table, claim: MatchEnd | None, line: int) -> None:
-        info = self.found.get((self.input, table.id))
-        if info is not None and (claim is None or table.errors):
+        info = table.observed
+        if isinstance(info, MatchInfo) and (claim is None or table.errors):
             info.valid = False
 
 
@@ -112,8 +113,9 @@ class MatchFilter:
         self.criteria = criteria
         self.work = work
         self.validator = Validator()
-        self.found: dict[tuple[int, str], MatchInfo] = {}
+        self.found: dict[tuple[int, str, int], MatchInfo] = {}
         self.sources: list[Source] = []
+        self._starts: dict[tuple[int, str], list[int]] = {}
 
     def decide(self, inputs: Iterable[Source | InputError]) -> Iterator[Violation]:
         """First pass: validate every input; yields the inputs' F007 (unreadable) violations."""
@@ -138,10 +140,15 @@ class MatchFilter:
     def spool(self) -> list[tuple[MatchInfo, Path]]:
         """Second pass: copy every line of the matches kept into a file of its own; each with its file, in order."""
         chosen = self.chosen()
-        spools = {(info.input, info.id): self.work / f"match-{number}.jsonl" for number, info in enumerate(chosen)}
-        by_input: dict[int, dict[str, MatchInfo]] = {}
+        spools = {(info.input, info.id, info.start): self.work / f"match-{number}.jsonl"
+                  for number, info in enumerate(chosen)}
+        by_input: dict[int, dict[str, list[MatchInfo]]] = {}
+        starts: dict[tuple[int, str], list[int]] = {}
+        for info in self.found.values():  # every start of an id, chosen or not: each ends the one before
+            starts.setdefault((info.input, info.id), []).append(info.start)
         for info in chosen:
-            by_input.setdefault(info.input, {})[info.id] = info
+            by_input.setdefault(info.input, {}).setdefault(info.id, []).append(info)
+        self._starts = {key: sorted(lines) for key, lines in starts.items()}
         handles: OrderedDict[Path, BinaryIO] = OrderedDict()
         try:
             for index, wanted in sorted(by_input.items()):
@@ -151,10 +158,10 @@ class MatchFilter:
                 handle.close()
         for path in spools.values():
             path.touch()
-        return [(info, spools[(info.input, info.id)]) for info in chosen]
+        return [(info, spools[(info.input, info.id, info.start)]) for info in chosen]
 
-    def _copy(self, source: Source, index: int, wanted: dict[str, MatchInfo],
-              spools: dict[tuple[int, str], Path], handles: OrderedDict[Path, BinaryIO]) -> None:
+    def _copy(self, source: Source, index: int, wanted: dict[str, list[MatchInfo]],
+              spools: dict[tuple[int, str, int], Path], handles: OrderedDict[Path, BinaryIO]) -> None:
         number = 0
         try:
             blocks = read_blocks(source)
@@ -168,11 +175,14 @@ class MatchFilter:
                         tag = _TAG.decode(raw)
                     except (msgspec.DecodeError, RecursionError):
                         continue
-                    info = wanted.get(tag.match) if isinstance(tag.match, str) else None
-                    if info is None or number < info.start:
+                    infos = wanted.get(tag.match) if isinstance(tag.match, str) else None
+                    if infos is None:
+                        continue
+                    info = _owner(infos, self._starts[(index, infos[0].id)], number)
+                    if info is None:
                         continue
                     info.lines += 1
-                    _spool_handle(spools[(index, info.id)], handles).write(raw + b"\n")
+                    _spool_handle(spools[(index, info.id, info.start)], handles).write(raw + b"\n")
         except InputError:
             pass  # reported by the first pass (F007); the lines read before the fault are kept
 
@@ -196,6 +206,17 @@ class MatchFilter:
         if source.path is not None:
             stream.close()
         return Source(source.name, kept)
+
+
+def _owner(infos: list[MatchInfo], starts: list[int], number: int) -> MatchInfo | None:
+    """The chosen match line ``number`` belongs to: the one of the id's last start at or before it (None: the
+    line comes before any start, or belongs to a start not chosen)."""
+    import bisect
+
+    at = bisect.bisect_right(starts, number) - 1
+    if at < 0:
+        return None
+    return next((info for info in infos if info.start == starts[at]), None)
 
 
 def _spool_handle(path: Path, handles: OrderedDict[Path, BinaryIO]) -> BinaryIO:

@@ -194,24 +194,42 @@ def split_location(argument: str) -> tuple[str, int | None]:
     return argument, None
 
 
-def match_at(source: Source, line: int) -> str | None:
-    """The id of the match the event on ``line`` belongs to (None: no such line, or no match named there)."""
-    for first, block, count in numbered_blocks(source):
-        if first + count <= line:
+def what_is_at(source: Source, line: int) -> tuple[str | None, str]:
+    """The id of the match the event on ``line`` belongs to, or None and what is there instead.
+
+    The words complete "line N of FILE …": ``is blank``, ``is not valid JSON``, ``is a
+    round_start event that names no match``, ``is longer than 1 MiB``, or (past the end)
+    ``is past the end: the file has N lines``.
+    """
+    number = 1
+    for block in read_blocks(source):
+        if isinstance(block, LongLine):
+            if number == line:
+                return None, "is longer than 1 MiB (not read)"
+            number += 1
             continue
-        if first > line:  # the line was too long to read
-            return None
-        raw = block.split(b"\n")[line - first]
+        count = block.count(b"\n") + (not block.endswith(b"\n"))
+        if number + count <= line:
+            number += count
+            continue
+        raw = block.split(b"\n")[line - number]
+        if not raw.strip():
+            return None, "is blank"
         try:
             found = msgspec.json.decode(raw)
         except msgspec.DecodeError:
-            return None
-        return found.get("match") if isinstance(found, dict) and isinstance(found.get("match"), str) else None
-    return None
+            return None, "is not valid JSON"
+        if isinstance(found, dict) and isinstance(found.get("match"), str):
+            return found["match"], ""
+        kind = found.get("type") if isinstance(found, dict) else None
+        what = f"an event of type {kind!r}" if isinstance(kind, str) and kind.isidentifier() else "an event"
+        return None, f"is {what} that names no match" if isinstance(found, dict) else "is not a JSON object"
+    lines = number - 1
+    return None, f"is past the end: the file has {lines:,} line{'s' if lines != 1 else ''}"
 
 
-def match_ids(source: Source, most: int = 20) -> list[str]:
-    """The ids of the first ``most`` matches started in the source (from its ``match_start`` lines)."""
+def match_ids(source: Source, most: int | None = 20) -> list[str]:
+    """The ids of the first ``most`` matches started in the source (from its ``match_start`` lines; None: all)."""
     found: list[str] = []
     for block in read_blocks(source):
         if isinstance(block, LongLine) or (b"match_start" not in block and _ESCAPE not in block):

@@ -18,7 +18,7 @@ from ..check.baseline import Baseline, BaselineError, Key, Screen
 from ..check.baseline import write_baseline as write_baseline_file
 from ..check.config import ConfigError, Settings, resolve_settings
 from ..check.replay import MAX_OPEN_MATCHES
-from ..check.violations import MAX_PER_LINE, MAX_PER_MATCH
+from ..check.violations import MAX_PER_LINE, MAX_PER_MATCH, Summary
 from ..errors import WriteFailed
 from ..log.events import LOG_FORMAT
 from ..views.terminal import shown
@@ -26,6 +26,7 @@ from ..views.writers import (
     STANDARD_OUTPUT,
     GuardedStream,
     quantity,
+    summary_line,
 )
 
 EXIT_CLEAN, EXIT_ERRORS, EXIT_UNUSABLE = 0, 1, 2
@@ -106,7 +107,7 @@ def _discard_standard_output() -> None:
 app = typer.Typer(
     name="drawlog",
     cls=DrawlogGroup,
-    help="Validate, score and analyse move logs of the domino game Draw.",
+    help="Validate, score and analyse move logs of the domino games Draw and All Fives.",
     no_args_is_help=True,
     add_completion=True,
     rich_markup_mode=None,
@@ -136,10 +137,11 @@ class ColorChoice(str, Enum):
 
 
 class RuleFormat(str, Enum):
-    """How ``rule`` prints explanations."""
+    """How ``rule`` prints explanations: in full (text, json) or one line per rule (concise)."""
 
     text = "text"
     json = "json"
+    concise = "concise"
 
 
 #: ``--config`` of ``validate`` and ``audit``.
@@ -219,15 +221,17 @@ def _selection_note(settings: Settings, *given: list[str] | None) -> str:
     return "; ".join(parts)
 
 
-def _write_baseline(target: str, recorded: Counter[Key], quiet: bool) -> None:
-    """Write the baseline file; one line on standard error says how many it holds (not with -q)."""
+def _write_baseline(target: str, recorded: Counter[Key], quiet: bool, summary: Summary | None = None) -> None:
+    """Write the baseline file; one line on standard error says how many it holds and what was read (not with
+    -q), the only line ``--write-baseline`` prints."""
     try:
         count = write_baseline_file(target, recorded)
     except OSError as error:
         raise WriteFailed(target, error) from None
     if not quiet:
+        read = f" ({summary_line(summary)})" if summary is not None else ""
         Console(stderr=True, highlight=False).print(
-            Text(f"wrote {quantity(count, 'violation')} to the baseline {shown(target)}"), soft_wrap=True)
+            Text(f"wrote {quantity(count, 'violation')} to the baseline {shown(target)}{read}"), soft_wrap=True)
 
 
 def _version(value: bool) -> None:

@@ -113,6 +113,14 @@ def filter_matches(
                       soft_wrap=True)
 
 
+def _some_ids(ids: list[str], few: int = 5) -> str:
+    """"matches in it: a, b, c, d, e, … (57 in all)": a few of ``ids``, then a count."""
+    if not ids:
+        return "it starts no match"
+    listed = ", ".join(shown(each) for each in ids[:few])
+    return f"matches in it: {listed}" + (f", … ({len(ids):,} in all)" if len(ids) > few else "")
+
+
 class ReplayFormat(str, Enum):
     """Output formats of ``replay``."""
 
@@ -140,7 +148,7 @@ def replay(
     = None,
 ) -> None:
     """Show one match move by move: the board, hands, stock, legal moves and violations after each event."""
-    from ..check.walkthrough import Selection, match_at, match_ids, split_location, walk
+    from ..check.walkthrough import Selection, match_ids, split_location, walk, what_is_at
     from ..errors import InputError
     from ..log.reader import Source
     from ..views.board import frames_json, render_frames
@@ -156,18 +164,24 @@ def replay(
     at = at if at is not None else line
     try:
         if match is None and line is not None:
-            match = match_at(source, line)
+            match, there = what_is_at(source, line)
+            if match is None:
+                raise typer.BadParameter(f"line {line:,} of {shown(path)} {there}, so it shows no match: give "
+                                         f"the line of one of its events, or --match ID; "
+                                         f"{_some_ids(match_ids(source, None))}", param_hint="LOG")
         if match is None:
-            ids = match_ids(source)
+            ids = match_ids(source, None)
             if len(ids) != 1:
-                listed = ", ".join(map(shown, ids[:10])) + (", …" if len(ids) > 10 else "") if ids else "none found"
-                raise typer.BadParameter(f"say which match with --match ID (or give FILE:LINE); matches in "
-                                         f"{shown(path)}: {listed}", param_hint="--match")
+                raise typer.BadParameter(f"{shown(path)} holds {len(ids):,} matches: say which with --match ID "
+                                         f"(or give FILE:LINE); {_some_ids(ids)}", param_hint="--match")
             match = ids[0]
         frames = walk(source, Selection(match, round_number, at))
     except InputError as error:
         typer.echo(f"Error: {shown(str(error))}", err=True)
         raise typer.Exit(EXIT_UNUSABLE) from None
+    if not frames and match not in (known := match_ids(source, None)):
+        raise typer.BadParameter(f"no match {shown(repr(match))} in {shown(path)}; {_some_ids(known)}",
+                                 param_hint="--match")
     if not frames:
         where = f" round {round_number}" if round_number is not None else ""
         raise typer.BadParameter(f"no line of match {shown(repr(match))}{where} in {shown(path)}"

@@ -19,7 +19,7 @@ from ..check.validator import Validator
 from ..check.violations import MAX_PER_LINE, MAX_PER_MATCH, Summary
 from ..errors import NothingRead, OutputBusy, OutputError
 from ..views.frames import beyond_calendar, frame_table, write_frame
-from ..views.terminal import shown
+from ..views.terminal import make_console, shown
 from ..views.writers import (
     quantity,
     summary_line,
@@ -93,7 +93,7 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
     for each file (``per-file-ignores``); the replay checks every rule. The caps are ``validate``'s, so
     both report the same violations.
     """
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, Progress, SpinnerColumn, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
     from ..api import read_stats, write_stats
     from ..log.remote import is_url
@@ -110,21 +110,26 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
 
     validator = Validator(codes, max_per_match, max_open_matches, max_per_line, ignored_in)
     console = Console(stderr=True)
-    progress = Progress(SpinnerColumn(), TextColumn(progress_label), TextColumn("{task.fields[megabytes]:,.1f} MB"),
-                        TextColumn("{task.fields[matches]:,} matches"), TextColumn("{task.fields[rate]}"),
-                        TimeElapsedColumn(), console=console, transient=True,
-                        disable=quiet or not console.is_terminal)
+    disable = quiet or not console.is_terminal
+    total = None if disable or cluster is not None else _bytes_to_read(paths)
+    megabytes = "{task.fields[megabytes]:,.1f} MB" if total is None \
+        else "{task.fields[megabytes]:,.1f}/{task.fields[total_megabytes]:,.1f} MB"
+    columns = [SpinnerColumn(), TextColumn(progress_label),
+               *([BarColumn(), TaskProgressColumn()] if total is not None else []), TextColumn(megabytes),
+               TextColumn("{task.fields[matches]:,} matches"), TextColumn("{task.fields[rate]}"), TimeElapsedColumn()]
+    progress = Progress(*columns, console=console, transient=True, disable=disable)
     started = time.perf_counter()
     read = [0]
     with progress:
-        task = progress.add_task(progress_label, megabytes=0.0, matches=0, rate="")
+        task = progress.add_task(progress_label, total=total, megabytes=0.0, matches=0, rate="",
+                                 total_megabytes=(total or 0) / 1e6)
 
         def advance(size: int) -> None:
             read[0] += size
             matches = validator.summary.matches
             elapsed = max(time.perf_counter() - started, 1e-9)
-            progress.update(task, megabytes=read[0] / 1e6, matches=matches,
-                            rate=f"{matches / elapsed:,.0f} matches/s")
+            progress.update(task, completed=min(read[0], total) if total else None, megabytes=read[0] / 1e6,
+                            matches=matches, rate=f"{matches / elapsed:,.0f} matches/s")
 
         def file_done(index: int, part: Summary) -> None:  # --cluster: a file replayed by a worker
             add_summaries(validator.summary, part)
@@ -159,6 +164,29 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
             raise typer.BadParameter(shown(str(error)), param_hint="--out") from None
         _print_unreadable(console, unreadable.select("file", "line", "message").rows())
     return summary
+
+
+def _bytes_to_read(paths: list[str]) -> int | None:
+    """The bytes the inputs hold decompressed (what the progress counts), or None when some input does not tell
+    (standard input, a URL, a FIFO, a compressed file that does not state its size)."""
+    from ..errors import InputError
+    from ..log.reader import expand_paths
+    from ..log.remote import is_url
+    from ..views.progress import stored_size
+
+    if any(raw == "-" or is_url(raw) for raw in paths):
+        return None
+    total = 0
+    for item in expand_paths(paths):
+        if isinstance(item, InputError):
+            continue  # F007: nothing to read
+        if item.path is None:
+            return None
+        unpacked = stored_size(item.path)[1]
+        if unpacked is None:
+            return None
+        total += unpacked
+    return total or None
 
 
 def _print_unreadable(console: Console, unreadable: list[tuple[str, int | None, str]]) -> None:
@@ -237,7 +265,7 @@ def audit(
                            max_per_match=max_per_match or settings.max_per_match or MAX_PER_MATCH,
                            max_per_line=max_per_line or settings.max_per_line or MAX_PER_LINE,
                            max_open_matches=max_open_matches)
-    console = Console(highlight=False, emoji=False)
+    console = make_console(sys.stdout)  # a pipe or a file: as wide as the tables, so no file name is cut
     share = summary.valid_matches / summary.matches if summary.matches else 0.0
     console.print(Text(f"{quantity(summary.matches, 'match', 'matches')} read, {summary.valid_matches:,} valid "
                        f"({share:.1%}), {summary.complete_matches:,} complete", style="bold"), soft_wrap=True)
@@ -265,11 +293,26 @@ def _frame_format(fmt: FrameFormat | None, output: str | None) -> FrameFormat:
     A ``fmt`` that contradicts the extension is a one-line usage error (exit 2).
     """
     implied = FORMAT_OF_EXTENSION.get(Path(output).suffix.lower()) if output not in (None, "-") else None
+    if output not in (None, "-") and implied is None and fmt is None and not _is_device(output):
+        known = ", ".join(FORMAT_OF_EXTENSION)
+        typer.echo(f"Error: cannot tell the format of {shown(str(output))} from its extension: use one of {known} "
+                   f"(or name the format with --format)", err=True)
+        raise typer.Exit(EXIT_UNUSABLE)
     if fmt is not None and implied is not None and fmt is not implied:
         typer.echo(f"Error: --format {fmt.value} contradicts the extension of {shown(str(output))} "
                    f"({implied.value}): drop --format or change the name", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
     return fmt or implied or FrameFormat.table
+
+
+def _is_device(output: str) -> bool:
+    """Whether ``output`` is a device or a FIFO (``/dev/stdout``), written directly in the table format."""
+    import stat
+
+    try:
+        return not stat.S_ISREG(os.stat(output).st_mode) and not stat.S_ISDIR(os.stat(output).st_mode)
+    except OSError:
+        return False
 
 
 def _frame_command(compute, fmt: FrameFormat | None, output: Optional[str]) -> None:  # noqa: ANN001

@@ -134,9 +134,15 @@ def validate(
     if statistics and output_format.value not in STATISTICS_FORMATS:
         raise typer.BadParameter("--statistics prints counts, not annotations: use --format text, json or jsonl, "
                                  "or concise for one line per code", param_hint="--statistics/--format")
+    if write_baseline is not None and output_file is not None:
+        raise typer.BadParameter("--write-baseline writes the baseline, not a report: drop -o FILE",
+                                 param_hint="--write-baseline/--output-file")
     inputs = [_named_stdin(item, stdin_filename) for item in expand_paths(paths)]
     report = _open_report(output_file) if output_file else None
     stream = GuardedStream(report.handle, report.path) if report is not None else sys.stdout
+    if write_baseline is not None:  # as ruff's --add-noqa: no report, one line once the baseline is written
+        stream = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - closed with the process
+        output_format, statistics = OutputFormat.jsonl, False
     try:
         summary, unread = _validate_inputs(inputs, stream, codes, output_format.value, statistics=statistics,
                                            fail_fast=fail_fast, strict=strict, quiet=quiet, color=color.value,
@@ -159,7 +165,7 @@ def validate(
     if summary.files == 0 and not unread:
         raise typer.Exit(EXIT_UNUSABLE)  # nothing could be read (not even left unread by --fail-fast), in any mode
     if write_baseline is not None and screen is not None and screen.recorded is not None:
-        _write_baseline(write_baseline, screen.recorded, quiet)
+        _write_baseline(write_baseline, screen.recorded, quiet, summary)
         raise typer.Exit(EXIT_CLEAN)
     failed = summary.failed(strict)
     raise typer.Exit(EXIT_ERRORS if failed and not exit_zero else EXIT_CLEAN)
@@ -334,15 +340,21 @@ def _rule_markdown(rule: Rule) -> str:
 def rule(
     code: Annotated[Optional[str], typer.Argument(metavar="CODE", help="A code (M205) or name (illegal-draw).")] = None,
     show_all: Annotated[bool, typer.Option("--all", help="Explain every rule.")] = False,
-    output_format: Annotated[RuleFormat, typer.Option("--format", help="Output format.")] = RuleFormat.text,
+    output_format: Annotated[RuleFormat, typer.Option("--format", help="text (in full), json, or concise (one "
+                                                      "line per rule: code, name, severity, what it checks; "
+                                                      "every rule when no CODE is given).")] = RuleFormat.text,
 ) -> None:
-    """Explain a rule: its name, severity, what it checks, why, and a bad and a good example."""
+    """Explain a rule: its name, severity, what it checks, why, and a bad and a good example.
+
+    `drawlog rule --format concise` lists every rule, one a line.
+    """
     if show_all and code is not None:
         raise typer.BadParameter(f"give a rule code ({code}) or --all, not both", param_hint="CODE/--all")
-    if show_all:
+    if show_all or (code is None and output_format is RuleFormat.concise):
         chosen = list(RULES)
     elif code is None:
-        raise typer.BadParameter("give a rule code (e.g. M205) or --all", param_hint="CODE")
+        raise typer.BadParameter("give a rule code (e.g. M205), or --all (--format concise: one line per rule)",
+                                 param_hint="CODE")
     else:
         found = find_rule(code)
         if found is None:
@@ -351,6 +363,9 @@ def rule(
     if output_format is RuleFormat.json:
         typer.echo(msgspec.json.encode(chosen if show_all else chosen[0]).decode())
         return
+    if output_format is RuleFormat.concise:
+        _rule_lines(chosen)
+        return
     from rich.markdown import Markdown
 
     console = Console(highlight=False)
@@ -358,6 +373,19 @@ def rule(
         if index:
             console.rule()
         console.print(Markdown(_rule_markdown(item)))
+
+
+def _rule_lines(chosen: list[Any]) -> None:
+    """One line per rule: code, name, severity and what it checks; on a terminal, what it checks is cut to fit."""
+    console = make_console(sys.stdout)
+    width = console.width if console.is_terminal else None
+    severities = [f"{item.severity}{', retired' if item.retired else ''}" for item in chosen]
+    name_width, severity_width = max(len(item.name) for item in chosen), max(map(len, severities))
+    for item, severity in zip(chosen, severities):
+        line = f"{item.code}  {item.name:<{name_width}}  {severity:<{severity_width}}  {item.summary}"
+        if width is not None and len(line) > width:
+            line = line[:max(width - 1, 0)].rstrip() + "…"
+        typer.echo(line)
 
 
 @app.command()

@@ -6,9 +6,10 @@
   the rule catalog as ``tool.driver.rules``, a result per violation. Results
   are written as found, so memory stays bounded.
 * ``junit``: JUnit XML (Jenkins, GitLab and Azure test reports): one
-  ``<testsuite>``, a ``<testcase>`` per input file, a ``<failure>`` per error.
-  A warning is a line of the test case's ``<system-out>`` (it does not fail the
-  run), or a ``<failure type="warning">`` with ``--strict`` (where it does).
+  ``<testsuite>``, a ``<testcase>`` per violation (``FILE:LINE: CODE``), one
+  ``<failure>`` in each error's, and a passing one per file without any. A
+  warning's test case passes, the warning in its ``<system-out>``, or fails
+  (``<failure type="warning">``) with ``--strict``.
   Its counts come first, so the test cases wait in a spool (memory, then a
   temporary file).
 * ``gitlab``: GitLab's code quality report, a JSON list of issues whose
@@ -37,6 +38,7 @@ from rich.text import Text
 from .. import __version__
 from ..check.rules import RULES, WARNING, Rule
 from ..check.violations import Summary, Violation
+from .line_order import LineOrder
 from .plain_table import styled
 from .terminal import RICH, STYLED, make_console, shown, write_drawn, writing_mode
 from .writers import Writer, code_style, verdict
@@ -55,11 +57,14 @@ def _where(violation: Violation) -> str:
 
 
 class ConciseWriter(Writer):
-    """``path:line: CODE message``, one line per violation as found (ruff's and flake8's form), then the verdict.
+    """``path:line: CODE message``, one line per violation in ``file:line`` order (ruff's and flake8's form), then
+    the verdict.
 
-    A violation of a match says which (``match m1: …``); one without a line
-    (an unreadable file) is ``path: CODE message``. ``quiet`` leaves out the
-    verdict line.
+    Each input's violations are written when it ends, sorted by line (a late
+    ``F006``, on a match's last line, takes its place); see
+    :class:`~drawlog.views.line_order.LineOrder`. A violation of a match says
+    which (``match m1: …``); one without a line (an unreadable file) is
+    ``path: CODE message``, first. ``quiet`` leaves out the verdict line.
     """
 
     def __init__(self, stream: IO[str], console: Console | None = None, quiet: bool = False) -> None:
@@ -68,8 +73,16 @@ class ConciseWriter(Writer):
         self.quiet = quiet
         self._mode = writing_mode(self.console)
         self._terminal = self.console.is_terminal
+        self._order = LineOrder()
 
     def add(self, violation: Violation) -> None:
+        self._order.add(violation)
+
+    def end_file(self) -> None:
+        for violation in self._order.drain():
+            self._write(violation)
+
+    def _write(self, violation: Violation) -> None:
         if self._mode != RICH:  # the same characters, without rich's rendering
             write_drawn(self.console, self._line(violation, self._mode == STYLED), self._terminal)
             return
@@ -94,6 +107,7 @@ class ConciseWriter(Writer):
         return f"{at}{styled(': ', cyan)}{code} {shown(_where(violation))}\n"
 
     def finish(self, summary: Summary) -> None:
+        self.end_file()  # (violations found after the last input ended)
         if not self.quiet:
             self.console.print(verdict(summary, self.note), soft_wrap=True)
 
@@ -181,69 +195,64 @@ class SarifWriter(Writer):
 
 
 class JunitWriter(Writer):
-    """JUnit XML: one ``<testsuite>``, a ``<testcase>`` per input file, a ``<failure>`` per error.
+    """JUnit XML: one ``<testsuite>``, a ``<testcase>`` per violation (a ``<failure>`` for an error), and one for
+    each file without any, which passes.
 
-    Warnings are lines of the test case's ``<system-out>``, or failures of type
-    ``warning`` when ``strict`` (``--strict``: warnings fail the run). The
-    suite's counts come first in the document but are known only at the end, so
-    test cases are written as found into a spool (in memory, on disk past
-    :data:`SPOOL_BYTES`) that is copied out after them: memory stays bounded.
+    A test case is named as concise output places its violation (``FILE:LINE: CODE``) and carries ``file`` and
+    ``line``: JUnit readers show one failure per test case, so each error is one. A warning's test case passes,
+    the warning in its ``<system-out>``; with ``strict`` (``--strict``: warnings fail the run) it is a failure of
+    type ``warning``. The suite's counts come first in the document but are known only at the end, so test
+    cases are written as found into a spool (in memory, on disk past :data:`SPOOL_BYTES`) that is copied out
+    after them: memory stays bounded.
     """
 
     def __init__(self, stream: IO[str], strict: bool = False) -> None:
         super().__init__(stream)
         self.strict = strict
         self._cases = _spool()
-        self._output = _spool()  # the warnings of the test case open, its <system-out> once it ends
         self._file: str | None = None
+        self._cases_here = 0
         self._tests = 0
         self._failed = 0
-        self._failures_here = 0
-        self._output_here = 0
 
     def start_file(self, file: str) -> None:
         if file != self._file:
-            self._end_case()
-            self._begin_case(file)
+            self._end_file()
+            self._file = file
 
     def add(self, violation: Violation) -> None:
         if violation.file != self._file:
-            self._end_case()
-            self._begin_case(violation.file)
+            self._end_file()
+            self._file = violation.file
+        self._cases_here += 1
+        self._tests += 1
+        place = f"{violation.file}:{violation.line}" if violation.line is not None else violation.file
+        line = f" line=\"{violation.line}\"" if violation.line is not None else ""
+        self._cases.write(f'    <testcase classname="{TOOL_NAME}" name={quoteattr(shown(f"{place}: {violation.code}"))} '
+                          f'file={quoteattr(shown(violation.file))}{line}>\n')
+        located = escape(shown(_located(violation)))
         if violation.severity == WARNING and not self.strict:
-            self._output.write(("\n" if self._output_here else "") + escape(shown(_located(violation))))
-            self._output_here += 1
-            return
-        message = quoteattr(shown(f"{violation.code} {_where(violation)}"))
-        self._cases.write(f'      <failure type={quoteattr(violation.severity)} message={message}>'
-                          f'{escape(shown(_located(violation)))}</failure>\n')
-        self._failures_here += 1
+            self._cases.write(f"      <system-out>{located}</system-out>\n")
+        else:
+            message = quoteattr(shown(f"{violation.code} {_where(violation)}"))
+            self._cases.write(f'      <failure type={quoteattr(violation.severity)} message={message}>{located}'
+                              f'</failure>\n')
+            self._failed += 1
+        self._cases.write("    </testcase>\n")
 
     def end_file(self) -> None:
-        self._end_case()
+        self._end_file()
 
-    def _begin_case(self, file: str) -> None:
-        self._file = file
-        self._tests += 1
-        name = quoteattr(shown(file))
-        self._cases.write(f'    <testcase classname="{TOOL_NAME}" name={name} file={name}>\n')
-
-    def _end_case(self) -> None:
-        if self._file is None:
-            return
-        if self._output_here:
-            self._cases.write("      <system-out>")
-            self._output.seek(0)
-            shutil.copyfileobj(self._output, self._cases)
-            self._cases.write("</system-out>\n")
-            self._output.seek(0)
-            self._output.truncate()
-        self._cases.write("    </testcase>\n")
-        self._failed += self._failures_here > 0
-        self._file, self._failures_here, self._output_here = None, 0, 0
+    def _end_file(self) -> None:
+        """A file without any violation is one test case, which passes."""
+        if self._file is not None and self._cases_here == 0:
+            name = quoteattr(shown(self._file))
+            self._cases.write(f'    <testcase classname="{TOOL_NAME}" name={name} file={name} />\n')
+            self._tests += 1
+        self._file, self._cases_here = None, 0
 
     def finish(self, summary: Summary) -> None:
-        self._end_case()
+        self._end_file()
         counts = (f'tests="{self._tests}" failures="{self._failed}" errors="0" skipped="0"')
         write = self.stream.write
         write('<?xml version="1.0" encoding="UTF-8"?>\n')
@@ -256,7 +265,6 @@ class JunitWriter(Writer):
         shutil.copyfileobj(self._cases, self.stream)
         write("  </testsuite>\n</testsuites>\n")
         self._cases.close()
-        self._output.close()
 
 
 #: How much of a JUnit report is held in memory before it is spooled to a temporary file.

@@ -154,6 +154,8 @@ def write_frame(frame, fmt: str, output: str | None, console: Console) -> None: 
     :class:`WriteFailed` naming the file (or standard output).
     """
     if fmt == "table" and output in (None, "-"):
+        if not console.is_terminal:  # a pipe or a file: no terminal to fit, so no key is ever cut
+            console.width = max(console.width, natural_width(frame))
         drawn = plain_tables(frame, console.width) if plain_console(console) else None
         if drawn is not None:
             write_drawn(console, drawn, console.is_terminal)
@@ -162,12 +164,23 @@ def write_frame(frame, fmt: str, output: str | None, console: Console) -> None: 
             console.print(table)
         return
     if fmt == "table":
-        text = plain_tables(frame, console.width)
+        width = max(console.width, natural_width(frame))  # a file: every cell whole
+        text = plain_tables(frame, width)
         if text is None:
-            text = plain_text(frame_tables(frame, console.width), console.width)
+            text = plain_text(frame_tables(frame, width), width)
         write_output(output, lambda stream: stream.write(text.encode("utf-8")))
     else:
         write_output(output, lambda stream: _encode_frame(frame, fmt, stream))
+
+
+def natural_width(frame) -> int:  # noqa: ANN001 - polars.DataFrame
+    """How wide the frame's table is drawn with no cell cut or folded (its widest cell, header or line per column)."""
+    from rich.cells import cell_len
+
+    cells = _cells(frame)
+    widths = [max([cell_len(shown(name)), *(cell_len(line) for row in cells for line in row[at].split("\n"))])
+              for at, name in enumerate(frame.columns)]
+    return sum(widths) + 3 * len(widths) + 1
 
 
 def plain_text(renderables: list[Table], width: int) -> str:
