@@ -6,7 +6,7 @@ order ``--help`` lists them.
 
 # isort: off
 from .app import app, main
-from . import validate, logs, play, tables, report, analyze  # noqa: F401  (they register their commands on app)
+from . import validate, logs, play, tables, report, analyze, fix  # noqa: F401  (they register their commands on app)
 # isort: on
 
 __all__ = ["app", "main"]
