@@ -266,7 +266,7 @@ def field_spans(raw: bytes) -> list[tuple[str, int, int]]:
     if at >= len(raw) or raw[at] != 0x7B:
         raise _Unreadable("not an object")
     at = _skip_space(raw, at + 1)
-    spans = []
+    spans: list[tuple[str, int, int]] = []
     if at < len(raw) and raw[at] == 0x7D:
         return spans
     while True:
