@@ -232,3 +232,51 @@ def test_fix_undoes_an_injected_claim_fault(seed: int, players: int, variant: st
     assert {change.line for change in result.changes} == injected
     if simulator.injected:
         assert {change.code for change in result.changes} == {simulator.injected[0].code}
+
+
+def test_byte_order_mark_kept(tmp_path: Path) -> None:
+    data = b"\xef\xbb\xbf" + (CODES_DIR / "R302.jsonl").read_bytes()
+    for name, packed in (("log.jsonl", data), ("log.jsonl.gz", gzip.compress(data))):
+        source = tmp_path / name
+        source.write_bytes(packed)
+        out = tmp_path / f"fixed-{name}.jsonl"
+        assert cli("fix", source, "-o", out).exit_code == 0
+        fixed = out.read_bytes()
+        assert fixed.startswith(b"\xef\xbb\xbf{")
+        assert len([1 for old, new in zip(data.split(b"\n"), fixed.split(b"\n")) if old != new]) == 1
+
+
+def test_unwritable_output_exits_2(tmp_path: Path) -> None:
+    folder = tmp_path / "folder.jsonl"
+    folder.mkdir()
+    result = cli("fix", CODES_DIR / "R302.jsonl", "-o", folder)
+    assert result.exit_code == 2
+    assert "cannot write" in result.output
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1), tables=st.integers(min_value=2, max_value=4),
+       variant=st.sampled_from(["draw", "all-fives"]))
+def test_fix_interleaved_matches_changes_only_the_injected_lines(seed: int, tables: int, variant: str) -> None:
+    import random
+
+    from drawlog.play.simulate import interleave
+
+    simulator = Simulator(seed, SimulationOptions(players="mixed", bots=("random", "greedy"), variant=variant,
+                                                  log_seq=True, fault_rate=1.0))
+    simulator.faults = FaultPlan(simulator.rng, 1.0, FIXABLE_KINDS)
+    matches = [simulator.match(f"t{table}") for table in range(tables)]
+    injected = {(fault.match, fault.index) for fault in simulator.injected}
+    items = interleave(matches, random.Random(seed))
+    lines = [line.rstrip(b"\n") for line in encode_events(items)]
+    result = fix_lines(lines, "sim.jsonl")
+    assert [v.code for v in Validator().validate_lines(result.lines, "sim.jsonl")] == []
+    # the n-th line of a match in the file is its n-th event
+    seen: dict[str, int] = {}
+    where = {}
+    for number, line in enumerate(lines, 1):
+        match = json.loads(line)["match"]
+        seen[match] = seen.get(match, 0) + 1
+        where[(match, seen[match])] = number
+    changed = {number for number, (old, new) in enumerate(zip(lines, result.lines), 1) if old != new}
+    assert changed == {where[key] for key in injected}

@@ -15,7 +15,10 @@ structural faults (R301, R305, R307) and move violations are not fixed.
 
 from __future__ import annotations
 
+import gzip
 import json
+import os
+import stat
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,7 +27,7 @@ from typing import Any, Final
 from ..engine.tiles import TILES, tile_id
 from ..errors import Fault
 from ..log.events import Draw, MatchEnd, Pass, Play, RoundEnd
-from ..log.reader import LongLine, Source, read_blocks
+from ..log.reader import BOM, LongLine, Source, read_blocks
 from ..engine.rounds import Round
 from .replay import Observer
 from .rules import SEVERITY, WARNING
@@ -375,14 +378,18 @@ def _plain(value: Any) -> Any:
 
 @dataclass
 class LogText:
-    """A log read whole: its lines (without newlines) and whether the last one ended with a newline."""
+    """A log read whole: its lines (without newlines), whether the last one ended with a newline, and whether
+    the text began with a UTF-8 byte order mark (read from a file: standard input's is not known)."""
 
     lines: list[bytes]
     final_newline: bool
+    bom: bool = False
 
     def data(self, lines: list[bytes] | None = None) -> Iterable[bytes]:
         """The text again, in pieces, from ``lines`` (these lines by default)."""
         lines = self.lines if lines is None else lines
+        if self.bom:
+            yield BOM
         for index, line in enumerate(lines):
             yield line
             if index + 1 < len(lines) or self.final_newline:
@@ -406,7 +413,29 @@ def read_log(source: Source) -> LogText:
             parts.pop()
         lines += parts
         number += len(parts)
-    return LogText(lines, final_newline)
+    return LogText(lines, final_newline, bool(lines) and _bom_first(source))
+
+
+def _bom_first(source: Source) -> bool:
+    """Whether a log file's text starts with a UTF-8 byte order mark (which the reader drops: it is put back)."""
+    if source.path is None or source.url is not None:
+        return False
+    name = source.path.name.lower()
+    try:
+        if name.endswith(".gz"):
+            with gzip.open(source.path, "rb") as packed:
+                return packed.read(len(BOM)) == BOM
+        if name.endswith(".zst"):
+            import zstandard
+
+            with open(source.path, "rb") as raw, zstandard.ZstdDecompressor().stream_reader(raw) as unpacked:
+                return unpacked.read(len(BOM)) == BOM
+        if not stat.S_ISREG(os.stat(source.path).st_mode):  # a pipe cannot be read again
+            return False
+        with open(source.path, "rb") as plain:
+            return plain.read(len(BOM)) == BOM
+    except Exception:  # noqa: BLE001 - the reader read it whole already: a mark not found is no mark
+        return False
 
 
 __all__ = ["FIXED_CODES", "CannotFix", "Change", "FixResult", "LogText", "field_spans", "fix_lines", "read_log",

@@ -86,17 +86,18 @@ def fix(
         raise cannot(f"cannot read {shown(log)}: {shown(source.reason) if source is not None else 'nothing found'}")
     try:
         text = read_log(source)
+        result = fix_lines(text.lines, source.name)
+        with open_output(output) as stream:  # written whole or not at all
+            for piece in text.data(result.lines):
+                stream.write(piece)
     except InputError as problem:
         raise cannot(f"cannot read {shown(str(problem))}") from None
     except CannotFix as problem:
         raise cannot(shown(str(problem))) from None
-    result = fix_lines(text.lines, source.name)
-    try:
-        with open_output(output) as stream:
-            for piece in text.data(result.lines):
-                stream.write(piece)
     except OSError as failure:
         raise WriteFailed(output, failure) from None
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
     document = _document(result, source.name, output, len(text.lines))
     if changes is not None:
         from ..views.frames import write_output
