@@ -41,8 +41,8 @@ def fix(
                                                            "for standard input); it is never written.")],
     output: Annotated[str, typer.Option("--output", "-o", metavar="FIXED", help="The fixed copy to write (.jsonl, "
                                         ".jsonl.gz, .jsonl.zst; - for standard output). Never the log itself.")],
-    changes: Annotated[Optional[str], typer.Option("--changes", metavar="FILE.json", help="Also write the list of "
-                                                   "changes there, as JSON.")] = None,
+    changes: Annotated[Optional[str], typer.Option("--changes", metavar="FILE", help="Also write the list of "
+                                                   "changes to FILE, as JSON (FILE.json).")] = None,
     output_format: Annotated[FixFormat, typer.Option("--format", "-f", help="text (a line per change) or json "
                                                      "(one document: changes, left alone, summary).")]
     = FixFormat.text,
