@@ -340,7 +340,8 @@ def _replay(lines: list[bytes], file: str) -> tuple[_Claims, Counter[str]]:
 
 def fix_lines(lines: Iterable[bytes], file: str = "<input>") -> FixResult:
     """Fix the claims of a log held as its lines (bytes, without their newlines)."""
-    current = list(lines)
+    original = list(lines)
+    current = list(original)
     merged: dict[tuple[int, str], Change] = {}
     passes = 0
     while True:
@@ -364,6 +365,9 @@ def fix_lines(lines: Iterable[bytes], file: str = "<input>") -> FixResult:
                     before.recomputed = value
     changes = [change for _, change in sorted(merged.items(), key=lambda item: item[0])
                if change.claimed != change.recomputed]
+    kept = {change.line for change in changes}
+    for number in {number for number, _ in merged} - kept:  # rewritten, then back to what it claimed: as it was
+        current[number - 1] = original[number - 1]
     return FixResult(current, changes, left, passes)
 
 
