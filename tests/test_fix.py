@@ -280,3 +280,16 @@ def test_fix_interleaved_matches_changes_only_the_injected_lines(seed: int, tabl
         where[(match, seen[match])] = number
     changed = {number for number, (old, new) in enumerate(zip(lines, result.lines), 1) if old != new}
     assert changed == {where[key] for key in injected}
+
+
+def test_json_and_fixed_log_cannot_share_standard_output(tmp_path: Path) -> None:
+    result = cli("fix", CODES_DIR / "R302.jsonl", "-o", "-", "--format", "json")
+    assert result.exit_code == 2
+
+
+def test_only_a_byte_order_mark_is_copied(tmp_path: Path) -> None:
+    source = tmp_path / "bom.jsonl"
+    source.write_bytes(b"\xef\xbb\xbf")
+    out = tmp_path / "out.jsonl"
+    assert cli("fix", source, "-o", out).exit_code == 0
+    assert out.read_bytes() == source.read_bytes()

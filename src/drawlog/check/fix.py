@@ -417,7 +417,7 @@ def read_log(source: Source) -> LogText:
             parts.pop()
         lines += parts
         number += len(parts)
-    return LogText(lines, final_newline, bool(lines) and _bom_first(source))
+    return LogText(lines, final_newline, _bom_first(source))
 
 
 def _bom_first(source: Source) -> bool:
