@@ -105,9 +105,13 @@ def test_from_a_statistics_folder_the_same_violations(pages, tmp_path):
     stats = tmp_path / "stats"
     assert runner.invoke(app, ["stats", str(EVERY), "--out", str(stats), "-q"]).exit_code == 0
     target = tmp_path / "from-stats.html"
-    _report(str(stats), "-o", str(target))
+    _report(str(stats), "-o", str(target), "--logs", str(SAMPLES))  # the logs it may read again
     table = re.compile(r"<table class=sortable id=violation-table>.*?</table>", re.DOTALL)
     assert table.search(target.read_text()).group(0) == table.search(pages["every"].read_text()).group(0)
+    _report(str(stats), "-o", str(target))  # no --logs: the tables' paths are not opened
+    page = target.read_text()
+    assert "<summary>board</summary>" not in page and "no board: no logs were named for this report" in page
+    assert "not checksummed: no logs were named for this report" in page
 
 
 def test_the_table_is_cut_and_says_how_many_more(tmp_path):
