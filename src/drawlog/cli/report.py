@@ -109,8 +109,10 @@ def _named_back(folder: Path, spooled: dict[str, Spooled]) -> None:
             paths[stored] = None if raw == "-" else os.path.abspath(raw)
     for table in folder.glob("*.parquet"):
         frame = pl.read_parquet(table)
-        frame = frame.with_columns(pl.col("file").replace(names),
-                                   pl.col("path").replace(paths))
+        frame = frame.with_columns(pl.col("file").replace(names), pl.col("path").replace(paths))
+        if "message" in frame.columns:  # ("first at FILE:LINE")
+            for copy, raw in names.items():
+                frame = frame.with_columns(pl.col("message").str.replace_all(copy, raw, literal=True))
         frame.write_parquet(table)
     manifest = folder / MANIFEST
     held = json.loads(manifest.read_text(encoding="utf-8"))
