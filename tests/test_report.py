@@ -14,6 +14,8 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from urllib.parse import urlparse
@@ -362,14 +364,12 @@ def crafted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return {"stats": stats, "logs": logs, "secret": secret, "fifo": fifo}
 
 
-def _run_report(*args: str, timeout: float = 120, **popen) -> "subprocess.CompletedProcess[str]":
+def _run_report(*args: str, timeout: float = 120, **popen) -> subprocess.CompletedProcess[str]:
     """``drawlog report`` in a process of its own: a hang is a failure after ``timeout`` seconds, not a stuck test."""
-    import subprocess
-    import sys
 
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    return subprocess.run([sys.executable, "-m", "drawlog", "report", *args, "-q"], capture_output=True, text=True,
-                          timeout=timeout, env=env, **popen)
+    return subprocess.run([sys.executable, "-m", "drawlog", "report", *args, "-q"], check=False,
+                          capture_output=True, text=True, timeout=timeout, env=env, **popen)
 
 
 @pytest.fixture(scope="module")
@@ -489,9 +489,10 @@ def test_a_fifo_is_read_once_and_hashed_as_read(tmp_path):
     writer = threading.Thread(target=write, daemon=True)
     writer.start()
     target = tmp_path / "fifo.html"
-    result = _run_report(str(fifo), "-o", str(target), timeout=120)
+    result = _run_report(str(fifo), str(fifo), "-o", str(target), timeout=120)  # named twice: read once
     writer.join(5)
     assert result.returncode == 0, result.stderr
+    assert f"<td class=mono>{fifo}</td>" in target.read_text(encoding="utf-8").split("<h3>Input files")[1]
     page = target.read_text(encoding="utf-8")
     assert f"<td class='mono hash'>{hashlib.sha256(data).hexdigest()}</td>" in page
     assert f"<td class=mono>{fifo}</td>" in page and "drawlog-report-" not in page  # its name, not the copy's

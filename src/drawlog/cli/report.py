@@ -68,9 +68,13 @@ def _spool(paths: list[str], folder: Path) -> tuple[list[str], dict[str, Spooled
     from ..log.reader import is_zstd
     from ..tables.report_data import Spooled
 
-    read, spooled = [], {}
+    read: list[str] = []
+    spooled: dict[str, Spooled] = {}
     for index, raw in enumerate(paths):
-        if raw in spooled or not _is_pipe(raw):
+        if raw in spooled:  # named twice: the copy, once more (read once, as a file named twice is)
+            read.append(str(spooled[raw].path))
+            continue
+        if not _is_pipe(raw):
             read.append(raw)
             continue
         digest, size, start = hashlib.sha256(), 0, b""
@@ -107,13 +111,14 @@ def _named_back(folder: Path, spooled: dict[str, Spooled]) -> None:
     for raw, copy in spooled.items():
         for stored in (os.path.abspath(copy.path), os.path.realpath(copy.path)):
             paths[stored] = None if raw == "-" else os.path.abspath(raw)
-    for table in folder.glob("*.parquet"):
-        frame = pl.read_parquet(table)
-        frame = frame.with_columns(pl.col("file").replace(names), pl.col("path").replace(paths))
-        if "message" in frame.columns:  # ("first at FILE:LINE")
-            for copy, raw in names.items():
-                frame = frame.with_columns(pl.col("message").str.replace_all(copy, raw, literal=True))
-        frame.write_parquet(table)
+    for table in folder.glob("*.parquet"):  # (streamed: a long log's moves are not all held at once)
+        frame = pl.scan_parquet(table).with_columns(pl.col("file").replace(names), pl.col("path").replace(paths))
+        if "message" in frame.collect_schema():  # ("first at FILE:LINE")
+            for name, given in names.items():
+                frame = frame.with_columns(pl.col("message").str.replace_all(name, given, literal=True))
+        renamed = table.with_name(table.name + ".named")
+        frame.sink_parquet(renamed)
+        renamed.replace(table)
     manifest = folder / MANIFEST
     held = json.loads(manifest.read_text(encoding="utf-8"))
     held["inputs"] = [names.get(item, item) for item in held.get("inputs") or []]
