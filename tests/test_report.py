@@ -14,6 +14,8 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from urllib.parse import urlparse
@@ -105,9 +107,13 @@ def test_from_a_statistics_folder_the_same_violations(pages, tmp_path):
     stats = tmp_path / "stats"
     assert runner.invoke(app, ["stats", str(EVERY), "--out", str(stats), "-q"]).exit_code == 0
     target = tmp_path / "from-stats.html"
-    _report(str(stats), "-o", str(target))
+    _report(str(stats), "-o", str(target), "--logs", str(SAMPLES))  # the logs it may read again
     table = re.compile(r"<table class=sortable id=violation-table>.*?</table>", re.DOTALL)
     assert table.search(target.read_text()).group(0) == table.search(pages["every"].read_text()).group(0)
+    _report(str(stats), "-o", str(target))  # no --logs: the tables' paths are not opened
+    page = target.read_text()
+    assert "<summary>board</summary>" not in page and "no board: no logs were named for this report" in page
+    assert "not checksummed: no logs were named for this report" in page
 
 
 def test_the_table_is_cut_and_says_how_many_more(tmp_path):
@@ -294,3 +300,225 @@ def test_in_a_browser_a_screenshot_of_the_sample_report(browser, pages):
     finally:
         browser.set_window_size(1400, 1000)
     assert (ARTIFACTS / "report-sample-logs.png").stat().st_size > 10_000
+
+
+# --- a crafted statistics folder (issue 26): the tables are untrusted ------------------------------
+
+IMG = "<img src=x onerror=alert(1)>"
+SCRIPT = "</script><script>window.pwned=1</script>"
+RLO = "\u202eecila"
+#: What may not reach the page raw from the data: bidi, line separator, isolate, ESC, comments, markup.
+RAW = ("\u202e", "\u2066", "\u2028", "\x1b", "<!--", "<img", "<script>window", "'><b>")
+YEAR_10000 = 253_402_300_800_000_000 + 5  # microseconds from 1970: just past 9999-12-31
+YEAR_0 = -62_167_219_200_000_000
+
+
+def _rewrite(folder: Path, table: str, change) -> None:
+    import polars as pl
+
+    path = folder / f"{table}.parquet"
+    change(pl.read_parquet(path)).write_parquet(path)
+
+
+@pytest.fixture(scope="module")
+def crafted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The tables of every-violation.jsonl with hostile names, messages, paths and times, written directly."""
+    import polars as pl
+
+    base = tmp_path_factory.mktemp("crafted")
+    stats, logs = base / "stats", base / "logs"
+    logs.mkdir()
+    shutil.copy(EVERY, logs / "every.jsonl")
+    secret = base / "secret.txt"
+    secret.write_text("the password file\n")
+    (logs / "link.jsonl").symlink_to(secret)  # under the logs' folder, but a link out of it
+    fifo = logs / "fifo.jsonl"  # under the logs' folder, but no regular file
+    os.mkfifo(fifo)
+    assert runner.invoke(app, ["stats", str(EVERY), "--out", str(stats), "-q"]).exit_code == 0
+    names = {"ann": IMG, "bob": SCRIPT, "cat": RLO}
+    paths = ["/dev/zero", str(fifo), "/etc/shadow", str(secret), str(logs / "link.jsonl"), str(logs / "every.jsonl")]
+
+    def hostile(frame: pl.DataFrame) -> pl.DataFrame:
+        frame = frame.with_columns(pl.Series("path", [paths[i % len(paths)] for i in range(frame.height)]),
+                                   pl.col("file") + pl.Series([f"<!--\u2066{i % len(paths)}" for i in
+                                                               range(frame.height)]))
+        for column in ("player", "opener", "winner"):
+            if frame.schema.get(column) == pl.String:
+                frame = frame.with_columns(pl.col(column).replace(names))
+        return frame
+
+    for table in ("players", "moves", "rounds"):
+        _rewrite(stats, table, hostile)
+    _rewrite(stats, "violations", lambda frame: hostile(frame).with_columns(
+        pl.col("message") + SCRIPT + "\x1b[31m<!--", pl.when(pl.col("path") == paths[-1]).then("match")  # (the real log's: boards to draw)
+        .otherwise(pl.col("match") + "\u2028'\""), pl.col("code") + "'><b>"))
+    _rewrite(stats, "matches", lambda frame: hostile(frame).with_columns(
+        pl.col("player_names").list.eval(pl.element().replace(names)),
+        pl.Series("started_at", [(YEAR_10000, YEAR_0)[i % 2] for i in range(frame.height)]).cast(
+            pl.Datetime("us", "UTC"))))
+    manifest = json.loads((stats / "_drawlog.json").read_text())
+    manifest["inputs"] = [IMG, SCRIPT]
+    manifest["summary"]["decompression"] = [SCRIPT]
+    manifest["summary"]["files"] = "<b>many</b>"
+    (stats / "_drawlog.json").write_text(json.dumps(manifest))
+    return {"stats": stats, "logs": logs, "secret": secret, "fifo": fifo}
+
+
+def _run_report(*args: str, timeout: float = 120, **popen) -> subprocess.CompletedProcess[str]:
+    """``drawlog report`` in a process of its own: a hang is a failure after ``timeout`` seconds, not a stuck test."""
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    return subprocess.run([sys.executable, "-m", "drawlog", "report", *args, "-q"], check=False,
+                          capture_output=True, text=True, timeout=timeout, env=env, **popen)
+
+
+@pytest.fixture(scope="module")
+def crafted_pages(crafted, tmp_path_factory: pytest.TempPathFactory) -> dict[int, Path]:
+    folder = tmp_path_factory.mktemp("crafted-pages")
+    pages = {}
+    for boards in (0, 100):
+        target = folder / f"boards-{boards}.html"
+        result = _run_report(str(crafted["stats"]), "-o", str(target), "--boards", str(boards),
+                             "--logs", str(crafted["logs"]), "--logs", "/dev/zero")  # named, still no file
+        assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+        pages[boards] = target
+    return pages
+
+
+def _data_part(page: str) -> str:
+    """The page less the report's own scripts (the Vega runtime holds markup in its strings)."""
+    return re.sub(r"<script>.*?</script>", "", page, flags=re.DOTALL)
+
+
+def test_a_crafted_folder_is_escaped_for_every_context(crafted_pages):
+    for page in crafted_pages.values():
+        text = page.read_text(encoding="utf-8")
+        data = _data_part(text)
+        assert [raw for raw in RAW if raw in data] == []
+        assert "&lt;img src=x onerror=alert(1)&gt;" in data  # shown, as text
+        assert "\\u202eecila" in data and "\\u2066" in data and "\\u2028" in data  # as the terminal shows them
+        assert data.count("</script>") == 1  # the charts' JSON only
+        charts = re.search(r'id="drawlog-charts">(.*?)</script>', data, re.DOTALL).group(1)
+        assert "\\\\u202eecila" in charts  # the charts show it escaped too (a backslash, in JSON)
+        assert "&lt;b&gt;many&lt;/b&gt;" not in data and "<b>many" not in data  # a count that is no number: 0
+
+
+def test_the_policy_runs_only_the_pages_own_scripts(crafted_pages):
+    import base64
+    import hashlib
+
+    text = crafted_pages[100].read_text(encoding="utf-8")
+    policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', text).group(1)
+    script_src = next(part.split()[1:] for part in policy.split(";") if part.split()[0] == "script-src")
+    assert "'unsafe-inline'" not in script_src and "'unsafe-hashes'" not in script_src
+    own = re.findall(r"<script>(.*?)</script>", text, re.DOTALL)
+    hashes = {"'sha256-" + base64.b64encode(hashlib.sha256(body.encode()).digest()).decode() + "'" for body in own}
+    assert len(own) == 2 and set(script_src) - {"'unsafe-eval'"} == hashes
+    assert "default-src 'none'" in policy and "base-uri 'none'" in policy
+
+
+def test_stored_paths_are_opened_only_under_the_logs_named(crafted, crafted_pages):
+    import hashlib
+
+    text = crafted_pages[100].read_text(encoding="utf-8")
+    files = re.findall(r"<tr><td class=mono>(.*?)</td><td class=num>(.*?)</td><td class='mono hash'>(.*?)</td>",
+                       text)
+    by_end = {name[-1]: (size, said) for name, size, said in files}
+    every = hashlib.sha256(EVERY.read_bytes()).hexdigest()
+    assert by_end["5"] == (format(EVERY.stat().st_size, ","), every)  # a regular file under --logs
+    assert by_end["0"][1] == "not checksummed: /dev/zero is not a regular file"
+    assert by_end["1"][1] == f"not checksummed: {crafted['fifo']} is not a regular file"
+    for outside in ("2", "3", "4"):  # /etc/shadow, a file beside the logs, a link out of the logs' folder
+        assert by_end[outside][0] == "–" and "is not a log named for this report" in by_end[outside][1]
+    assert hashlib.sha256(crafted["secret"].read_bytes()).hexdigest() not in text
+    assert "<summary>board</summary>" in text  # the boards of the log under --logs are drawn
+    assert "no board: /dev/zero is not a regular file" in text
+    alone = crafted_pages[100].with_name("no-logs.html")
+    result = _run_report(str(crafted["stats"]), "-o", str(alone))
+    assert result.returncode == 0, result.stderr
+    assert "<summary>board</summary>" not in alone.read_text() and every not in alone.read_text()
+
+
+def test_the_time_chart_draws_years_10000_and_0_at_the_calendars_ends(crafted_pages):
+    text = crafted_pages[0].read_text(encoding="utf-8")
+    charts = json.loads(re.search(r'id="drawlog-charts">(.*?)</script>', text, re.DOTALL).group(1))
+    bars = charts["over_time"]["data"]["values"]
+    assert bars[0]["start"].startswith("0001-01-01") and max(bar["end"] for bar in bars).startswith("9999-12-31")
+    assert "matches logged outside the years 1 to 9999, counted at the nearest end" in text
+
+
+def test_tables_of_other_types_are_refused(crafted, tmp_path):
+    import polars as pl
+
+    folder = tmp_path / "typed"
+    shutil.copytree(crafted["stats"], folder)
+    _rewrite(folder, "violations", lambda frame: frame.with_columns(pl.col("line").cast(pl.String) + IMG))
+    result = runner.invoke(app, ["report", str(folder), "-o", str(tmp_path / "r.html"), "-q"])
+    assert result.exit_code == 2 and "violations.line is String, not Int64" in result.output
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_a_checksum_has_a_size_cap_and_a_time_limit(tmp_path, monkeypatch):
+    from drawlog.tables import report_data
+
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(b"x" * 3_000_000)
+    assert report_data.sha256_of(log)[0] == 3_000_000
+    with pytest.raises(OSError, match="over 0 s"):
+        report_data.sha256_of(log, seconds=0)
+    monkeypatch.setattr(report_data, "MAX_OPEN_BYTES", 1000)
+    with pytest.raises(OSError, match="larger than 1,000 bytes"):
+        report_data.sha256_of(log)
+    assert "larger than 1,000 bytes" in report_data.LogAccess.of([str(tmp_path)]).check(str(log))
+    with pytest.raises(OSError):
+        report_data.sha256_of("/dev/zero")  # a device: refused when opened, never read
+
+
+def test_a_fifo_is_read_once_and_hashed_as_read(tmp_path):
+    import hashlib
+    import threading
+
+    fifo = tmp_path / "piped.jsonl"
+    os.mkfifo(fifo)
+    data = EVERY.read_bytes()
+
+    def write() -> None:
+        with open(fifo, "wb") as stream:
+            stream.write(data)
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    target = tmp_path / "fifo.html"
+    result = _run_report(str(fifo), str(fifo), "-o", str(target), timeout=120)  # named twice: read once
+    writer.join(5)
+    assert result.returncode == 0, result.stderr
+    assert f"<td class=mono>{fifo}</td>" in target.read_text(encoding="utf-8").split("<h3>Input files")[1]
+    page = target.read_text(encoding="utf-8")
+    assert f"<td class='mono hash'>{hashlib.sha256(data).hexdigest()}</td>" in page
+    assert f"<td class=mono>{fifo}</td>" in page and "drawlog-report-" not in page  # its name, not the copy's
+    assert "<summary>board</summary>" in page  # boards from what was read
+    piped = tmp_path / "stdin.html"
+    result = _run_report("-", "-o", str(piped), input=data.decode())
+    assert result.returncode == 0 and hashlib.sha256(data).hexdigest() in piped.read_text(), result.stderr
+
+
+def test_in_a_browser_no_script_from_the_tables_runs(browser, crafted_pages):
+    from selenium.common.exceptions import NoAlertPresentException
+
+    for page in crafted_pages.values():
+        _open(browser, page)  # every chart drawn, no error (a blocked script would log one), no request
+        assert browser.execute_script("return typeof window.pwned") == "undefined"
+        with pytest.raises(NoAlertPresentException):
+            browser.switch_to.alert.text  # noqa: B018 - no alert(1) is open
+        rendered = browser.execute_script("return document.getElementById('by-player').textContent")
+        assert IMG in rendered and "\\u202eecila" in rendered  # the names as text, the override escaped
+        # The policy itself: an inline handler or script slipped into the page does not run.
+        browser.execute_script(
+            "document.body.insertAdjacentHTML('beforeend', '<img src=\"data:,x\" onerror=\"window.handler=1\">"
+            "<svg onload=\"window.handler=2\"></svg>');"
+            "var s = document.createElement('script'); s.textContent = 'window.injected = 1';"
+            "document.body.appendChild(s);")
+        browser.execute_script("return new Promise(function (done) { setTimeout(done, 300); })")
+        assert browser.execute_script("return [typeof window.handler, typeof window.injected]") == [
+            "undefined", "undefined"]
+        browser.get_log("browser")  # (the refusals just provoked are logged: forget them)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
+import stat
+import sys
 import tempfile
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -17,6 +21,9 @@ from ..views.terminal import shown
 from ..views.writers import summary_line
 from .app import app
 from .tables import _write_stats
+
+if TYPE_CHECKING:
+    from ..tables.report_data import Spooled
 
 
 def _statistics_folder(paths: list[str]) -> str | None:
@@ -38,6 +45,84 @@ def _check_output(output: str) -> None:
     if not target.parent.is_dir():
         raise typer.BadParameter(f"no folder {shown(str(target.parent))} to write {shown(target.name)} in",
                                  param_hint="--output")
+
+
+def _is_pipe(raw: str) -> bool:
+    """Whether the input ``raw`` is standard input, a pipe or a FIFO: data that can be read only once."""
+    if raw == "-":
+        return True
+    try:
+        return stat.S_ISFIFO(os.stat(raw).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def _spool(paths: list[str], folder: Path) -> tuple[list[str], dict[str, Spooled]]:
+    """Read each pipe or FIFO among ``paths`` once into a file in ``folder``, counting and hashing its bytes.
+
+    The report replays the copy, draws its boards from it and gives the
+    checksum of what was read: a pipe is never opened twice (the second
+    open of a FIFO whose writer is gone waits for ever). Returns the paths
+    to read (copies in place of pipes) and the copies by the name given.
+    """
+    from ..log.reader import is_zstd
+    from ..tables.report_data import Spooled
+
+    read: list[str] = []
+    spooled: dict[str, Spooled] = {}
+    for index, raw in enumerate(paths):
+        if raw in spooled:  # named twice: the copy, once more (read once, as a file named twice is)
+            read.append(str(spooled[raw].path))
+            continue
+        if not _is_pipe(raw):
+            read.append(raw)
+            continue
+        digest, size, start = hashlib.sha256(), 0, b""
+        copy = folder / str(index)
+        try:
+            with (sys.stdin.buffer if raw == "-" else open(raw, "rb")) as source, open(copy, "wb") as sink:
+                while chunk := source.read(1 << 20):
+                    digest.update(chunk)
+                    size += len(chunk)
+                    start = start or chunk[:4]
+                    sink.write(chunk)
+        except OSError:
+            read.append(raw)  # (said as stats says it, when it cannot be read)
+            continue
+        lowered = raw.lower()
+        suffix = (".jsonl.gz" if lowered.endswith(".gz") or start.startswith(b"\x1f\x8b") else
+                  ".jsonl.zst" if lowered.endswith(".zst") or is_zstd(start) else ".jsonl")
+        copy = copy.rename(copy.with_name(copy.name + suffix))
+        spooled[raw] = Spooled(copy, size, digest.hexdigest())
+        read.append(str(copy))
+    return read, spooled
+
+
+def _named_back(folder: Path, spooled: dict[str, Spooled]) -> None:
+    """In the tables of ``folder``, the name and path of each pipe read through a copy are the pipe's again."""
+    import json
+
+    import polars as pl
+
+    from ..tables.output import MANIFEST
+
+    names = {str(copy.path): raw for raw, copy in spooled.items()}
+    paths: dict[str, str | None] = {}
+    for raw, copy in spooled.items():
+        for stored in (os.path.abspath(copy.path), os.path.realpath(copy.path)):
+            paths[stored] = None if raw == "-" else os.path.abspath(raw)
+    for table in folder.glob("*.parquet"):  # (streamed: a long log's moves are not all held at once)
+        frame = pl.scan_parquet(table).with_columns(pl.col("file").replace(names), pl.col("path").replace(paths))
+        if "message" in frame.collect_schema():  # ("first at FILE:LINE")
+            for name, given in names.items():
+                frame = frame.with_columns(pl.col("message").str.replace_all(name, given, literal=True))
+        renamed = table.with_name(table.name + ".named")
+        frame.sink_parquet(renamed)
+        renamed.replace(table)
+    manifest = folder / MANIFEST
+    held = json.loads(manifest.read_text(encoding="utf-8"))
+    held["inputs"] = [names.get(item, item) for item in held.get("inputs") or []]
+    manifest.write_text(json.dumps(held, indent=2), encoding="utf-8")
 
 
 def _write_page(page: str, output: str) -> None:
@@ -63,16 +148,21 @@ def report(
                                         help="Draw the board of the first N violations listed.")] = 100,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, metavar="N",
                                       help="Processes replaying files at once.")] = 1,
+    logs: Annotated[list[str] | None, typer.Option(
+        "--logs", metavar="PATH", help="From a statistics folder: the log files or folders it was made from, "
+                                       "which the report may read again for boards and checksums (repeatable; "
+                                       "by default none is read).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display, no closing line.")] = False,
 ) -> None:
     """Write the audit as one HTML page that opens offline: summary, violations with boards, leaderboard, charts.
 
     From logs, the logs are replayed once and the tables written to a temporary folder; from a
-    statistics folder (`drawlog stats`/`audit --out`), the tables are read as they are, and the logs
-    they name are read again only for the boards and the checksums.
+    statistics folder (`drawlog stats`/`audit --out`), the tables are read as they are (untrusted:
+    nothing in them runs in the page), and the logs they name are read again, for the boards and the
+    checksums, only if they are regular files named with --logs or lying under a folder so named.
     Exit status: 0 the report was written, 2 it could not be (nothing read, a bad folder, output).
     """
-    from ..tables.report_data import report_data
+    from ..tables.report_data import LogAccess, report_data
     from ..views.report import render_report
 
     _check_output(output)
@@ -80,10 +170,18 @@ def report(
     with tempfile.TemporaryDirectory(prefix="drawlog-report-") as work:
         if folder is None:
             folder = str(Path(work) / "stats")
-            _write_stats(paths, folder, None, "reading", quiet, jobs,
+            (Path(work) / "read").mkdir()
+            read, spooled = _spool(paths, Path(work) / "read")
+            _write_stats(read, folder, None, "reading", quiet, jobs,
                          nothing_read=f"nothing could be read, so no report is written ({output} is left as it was)")
+            if spooled:
+                _named_back(Path(folder), spooled)
+            access = LogAccess.of([path for path in paths if path not in spooled], spooled)
+        else:
+            access = LogAccess.of(logs or [])
         try:
-            data = report_data(folder, title=title, max_violations=max_violations, max_boards=boards)
+            data = report_data(folder, title=title, max_violations=max_violations, max_boards=boards,
+                               access=access)
         except OutputError as error:
             raise typer.BadParameter(shown(str(error)), param_hint="PATH") from None
         page = render_report(data)

@@ -10,7 +10,8 @@ replay``, and every wanted line takes its frame.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,35 +41,53 @@ class _Match:
     lines: list[tuple[int, bytes]] = field(default_factory=list)
 
 
-def frames_at(wanted: Iterable[Wanted], first_lines: Mapping[tuple[str, str], int] | None = None
+class _TimeUp(Exception):
+    """The time for boards ran out."""
+
+
+def _as_named(file: str, path: str | None) -> Path | str:
+    if path is None:
+        return "the log was read from standard input"
+    return Path(path) if Path(path).is_file() else f"{path} is not at hand"
+
+
+def frames_at(wanted: Iterable[Wanted], first_lines: Mapping[tuple[str, str], int] | None = None,
+              opened: Callable[[str, str | None], Path | str] = _as_named, deadline: float | None = None
               ) -> dict[int, Frame | str]:
     """The frame after each wanted line (by ``key``), or why there is none (a sentence).
 
     ``first_lines``: where each ``(file, match)`` starts, so a file's blocks
-    before it are not searched for the match.
+    before it are not searched for the match. ``opened`` gives the file to read
+    for a log's ``file`` and stored ``path``, or why it is not read (a sentence);
+    past ``deadline`` (:func:`time.monotonic`), no more is read.
     """
     found: dict[int, Frame | str] = {}
     by_file: dict[tuple[str, str | None], list[Wanted]] = {}
     for item in wanted:
         by_file.setdefault((item.file, item.path), []).append(item)
     for (file, path), items in by_file.items():
-        if path is None or not Path(path).is_file():
-            reason = "the log was read from standard input" if path is None else f"{path} is not at hand"
-            found.update((item.key, f"no board: {reason}") for item in items)
+        where = opened(file, path)
+        if deadline is not None and time.monotonic() > deadline:
+            where = "the time for boards ran out"
+        if isinstance(where, str):
+            found.update((item.key, f"no board: {where}") for item in items)
             continue
-        source = Source(file, Path(path))
+        source = Source(file, where)
         matches: dict[str, _Match] = {}
         for item in items:
             start = (first_lines or {}).get((file, item.match), 1)
             known = matches.setdefault(item.match, _Match(min(start, item.line), item.line))
             known.first, known.last = min(known.first, start, item.line), max(known.last, item.line)
         try:
-            _collect(source, matches)
+            _collect(source, matches, deadline)
             frames = {match: {frame["line"]: frame for frame in walk(source, Selection(match, at=known.last),
                                                                       lines=known.lines)}
                       for match, known in matches.items()}
         except InputError as error:
             found.update((item.key, f"no board: {error}") for item in items)
+            continue
+        except _TimeUp:
+            found.update((item.key, "no board: the time for boards ran out") for item in items)
             continue
         for item in items:
             frame = frames[item.match].get(item.line)
@@ -77,11 +96,13 @@ def frames_at(wanted: Iterable[Wanted], first_lines: Mapping[tuple[str, str], in
     return found
 
 
-def _collect(source: Source, matches: dict[str, _Match]) -> None:
+def _collect(source: Source, matches: dict[str, _Match], deadline: float | None = None) -> None:
     """Keep each match's lines between its first and last wanted line, reading the file once, only as far as needed."""
     needles = {match: msgspec.json.encode(match) for match in matches}
     end = max(known.last for known in matches.values())
     for number, block, count in numbered_blocks(source):
+        if deadline is not None and time.monotonic() > deadline:
+            raise _TimeUp
         split: list[bytes] | None = None
         for match, known in matches.items():
             if known.first >= number + count or known.last < number or needles[match] not in block:

@@ -8,6 +8,7 @@ in the chart's ``note``.
 from __future__ import annotations
 
 import math
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import polars as pl
@@ -119,7 +120,8 @@ def _violations_over_time(tables: dict[str, pl.LazyFrame], order: pl.DataFrame) 
         return {"mode": "order", "records": [], "note": None}
     if timed:
         stamped = numbered.join(order.select("number", "started_at"), on="number")
-        return {"mode": "time", "records": _time_bins(stamped), "note": None}
+        records, note = _time_bins(stamped)
+        return {"mode": "time", "records": records, "note": note}
     return {"mode": "order", "records": _order_bins(numbered, order.height), "note": None}
 
 
@@ -131,22 +133,34 @@ def _order_bins(numbered: pl.DataFrame, matches: int) -> list[dict[str, Any]]:
             .sort("start", "severity").to_dicts())
 
 
-def _time_bins(stamped: pl.DataFrame) -> list[dict[str, Any]]:
+#: The calendar the time chart draws (Python's dates, and well within JavaScript's): years 1 to 9999, in
+#: microseconds from 1970; a match logged outside it is shown at the nearest end.
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_EARLIEST = (datetime(1, 1, 1, tzinfo=timezone.utc) - _EPOCH) // timedelta(microseconds=1)
+_LATEST = (datetime(9999, 12, 31, 23, 59, 59, 999999, tzinfo=timezone.utc) - _EPOCH) // timedelta(microseconds=1)
+
+
+def _time_bins(stamped: pl.DataFrame) -> tuple[list[dict[str, Any]], str | None]:
+    """Violations per bin of start time, and a note when some matches' times lie outside years 1 to 9999."""
     if stamped.height == 0:
-        return []
-    first, last = stamped["started_at"].min(), stamped["started_at"].max()
-    span = max((last - first).total_seconds(), 1.0)  # type: ignore[operator, union-attr]
+        return [], None
+    micros = stamped["started_at"].dt.epoch("us")
+    outside = int(((micros < _EARLIEST) | (micros > _LATEST)).sum())
+    micros = micros.clip(_EARLIEST, _LATEST)
+    first, last = int(micros.min()), int(micros.max())  # type: ignore[arg-type]
+    span = max((last - first) / 1e6, 1.0)
     width = span / MAX_BINS if span > MAX_BINS else 1.0
-    seconds = (pl.col("started_at") - pl.lit(first)).dt.total_microseconds() / 1e6
-    index = (seconds / width).floor().clip(upper_bound=MAX_BINS - 1).cast(pl.Int64)
-    binned = stamped.with_columns(index.alias("bin"))
+    index = (((micros - first) / 1e6) / width).floor().clip(upper_bound=MAX_BINS - 1).cast(pl.Int64)
+    binned = stamped.select("severity", index.alias("bin"))
     counted = binned.group_by("bin", "severity").agg(pl.len().alias("violations")).sort("bin", "severity")
-    return [{"start": (first + _delta(row["bin"] * width)).isoformat(),  # type: ignore[operator]
-             "end": (first + _delta((row["bin"] + 1) * width)).isoformat(),  # type: ignore[operator]
-             "severity": row["severity"], "violations": row["violations"]} for row in counted.to_dicts()]
+    records = [{"start": _instant(first, row["bin"] * width), "end": _instant(first, (row["bin"] + 1) * width),
+                "severity": row["severity"], "violations": row["violations"]} for row in counted.to_dicts()]
+    note = (f"{outside:,} violation{'s' if outside > 1 else ''} of matches logged outside the years 1 to 9999, "
+            f"counted at the nearest end" if outside else None)
+    return records, note
 
 
-def _delta(seconds: float) -> Any:
-    from datetime import timedelta
-
-    return timedelta(seconds=seconds)
+def _instant(first: int, seconds: float) -> str:
+    """The time ``seconds`` after ``first`` (microseconds from 1970), within years 1 to 9999, in ISO 8601."""
+    micros = min(max(first + round(seconds * 1e6), _EARLIEST), _LATEST)
+    return (_EPOCH + timedelta(microseconds=micros)).isoformat()

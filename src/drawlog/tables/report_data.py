@@ -11,7 +11,10 @@ report says how many more there are), boards are drawn for the first
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 import time
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +34,70 @@ MAX_VIOLATIONS = 2_000
 MAX_BOARDS = 100
 #: Rows of the player, leaderboard and ratings tables; the rest are counted.
 MAX_TABLE_ROWS = 500
+#: The largest log the report opens again (for a checksum or boards); a larger one is said, not read.
+MAX_OPEN_BYTES = 16 << 30
+#: Seconds the checksum of one log may take; a slower one is said, not finished.
+CHECKSUM_SECONDS = 120.0
+#: Seconds all the boards may take; boards of the logs not yet read then say so.
+BOARDS_SECONDS = 300.0
+
+
+@dataclass(frozen=True)
+class Spooled:
+    """A pipe or FIFO the report read once, kept in a scratch file: where, how many bytes, their SHA-256."""
+
+    path: Path
+    size: int
+    sha256: str
+
+
+@dataclass(frozen=True)
+class LogAccess:
+    """Which paths stored in the tables the report may open: nothing in the tables is trusted.
+
+    A stored path is opened only when, links resolved, it is a regular file the
+    user named (``files``) or lies under a folder the user named (``folders``);
+    ``spooled`` holds the pipes and FIFOs already read, by the ``file`` name the
+    tables give them, so they are never opened twice.
+    """
+
+    files: frozenset[str] = frozenset()
+    folders: tuple[str, ...] = ()
+    spooled: Mapping[str, Spooled] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, named: Iterable[str], spooled: Mapping[str, Spooled] | None = None) -> LogAccess:
+        """The access the user gave by naming ``named`` (log files and folders; ``-`` and URLs name nothing)."""
+        from ..log.remote import is_url
+
+        files, folders = set(), []
+        for raw in named:
+            if raw == "-" or is_url(raw):
+                continue
+            real = os.path.realpath(raw)
+            if os.path.isdir(real):
+                folders.append(real.rstrip(os.sep) + os.sep)
+            else:
+                files.add(real)
+        return cls(frozenset(files), tuple(folders), dict(spooled or {}))
+
+    def check(self, path: str | None) -> Path | str:
+        """The real path to open for a stored ``path``, or why it is not opened (a sentence)."""
+        if path is None:
+            return "the log was read from standard input"
+        real = os.path.realpath(path)
+        if real not in self.files and not real.startswith(self.folders):
+            return (f"{path} is not a log named for this report (name its folder with --logs to read it)"
+                    if self.files or self.folders else "no logs were named for this report (--logs)")
+        try:
+            status = os.stat(real)
+        except OSError as error:
+            return f"{path} cannot be read now: {error.strerror or error}"
+        if not stat.S_ISREG(status.st_mode):
+            return f"{path} is not a regular file"
+        if status.st_size > MAX_OPEN_BYTES:
+            return f"{path} is larger than {MAX_OPEN_BYTES:,} bytes"
+        return Path(real)
 
 
 @dataclass
@@ -63,18 +130,25 @@ class ReportData:
 
 
 def report_data(folder: str | Path, title: str | None = None, max_violations: int = MAX_VIOLATIONS,
-                max_boards: int = MAX_BOARDS) -> ReportData:
-    """The report of a statistics folder (:class:`~drawlog.errors.OutputError` when it cannot be read)."""
+                max_boards: int = MAX_BOARDS, access: LogAccess | None = None) -> ReportData:
+    """The report of a statistics folder (:class:`~drawlog.errors.OutputError` when it cannot be read).
+
+    The folder is untrusted input: its tables must have the columns and types
+    ``drawlog stats`` writes, and the logs it names are opened only as
+    ``access`` allows (by default, none).
+    """
     from ..log.remote import is_url
     from .storage import read_manifest
 
+    access = access or LogAccess()
     folder = folder if isinstance(folder, str) and is_url(folder) else Path(folder)  # a URL: through fsspec
     tables = open_tables(folder)
+    _check_columns(folder, tables)
     manifest = read_manifest(folder)
-    summary = manifest.get("summary") or {}
-    inputs = [str(item) for item in manifest.get("inputs") or []]
+    summary = _summary(manifest.get("summary"))
+    inputs = [str(item) for item in manifest.get("inputs") or []] if isinstance(manifest.get("inputs"), list) else []
     violations = _violations(tables, max_violations)
-    drawn = _add_boards(tables, violations.rows, max_boards)
+    drawn = _add_boards(tables, violations.rows, max_boards, access)
     by_code = _by_code(tables["violations"])
     board = leaderboard(folder)
     return ReportData(
@@ -83,7 +157,7 @@ def report_data(folder: str | Path, title: str | None = None, max_violations: in
         inputs=inputs,
         summary=summary,
         overview=_overview(tables, summary),
-        files=_files(tables),
+        files=_files(tables, access),
         by_code=by_code,
         rules=[_rule(row["code"]) for row in by_code if row["code"] in RULES_BY_CODE],
         by_player=_by_player(tables),
@@ -94,6 +168,33 @@ def report_data(folder: str | Path, title: str | None = None, max_violations: in
         boards_drawn=drawn,
         boards_limit=max_boards,
     )
+
+
+def _check_columns(folder: str | Path, tables: dict[str, pl.LazyFrame]) -> None:
+    """Refuse tables whose columns are not those ``drawlog stats`` writes, of the same types."""
+    from ..errors import OutputError
+    from .stats import SCHEMAS
+
+    for name, schema in SCHEMAS.items():
+        found = tables[name].collect_schema()
+        for column, wanted in pl.from_arrow(schema.empty_table()).schema.items():  # type: ignore[union-attr]
+            if found.get(column) != wanted:
+                held = f"is {found[column]}" if column in found else "is missing"
+                raise OutputError(f"{folder} is not a statistics folder drawlog wrote: {name}.{column} {held}, "
+                                  f"not {wanted}")
+
+
+def _summary(summary: Any) -> dict[str, Any]:
+    """The manifest's summary, its counts as numbers (anything else as 0) and its warnings as strings."""
+    if not isinstance(summary, dict):
+        return {}
+    kept: dict[str, Any] = {}
+    for key, value in summary.items():
+        if isinstance(value, list):
+            kept[key] = [str(item) for item in value]
+        else:
+            kept[key] = value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+    return kept
 
 
 def _rows(frame: pl.DataFrame) -> list[dict[str, Any]]:
@@ -120,17 +221,35 @@ def _overview(tables: dict[str, pl.LazyFrame], summary: dict[str, Any]) -> dict[
             **{key: int(value or 0) for key, value in matches.items()}, **counts}
 
 
-def sha256_of(path: str | Path) -> str:
-    """The SHA-256 of a file's bytes as stored (compressed files as compressed), in hex."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as stream:
+def sha256_of(path: str | Path, seconds: float = CHECKSUM_SECONDS) -> tuple[int, str]:
+    """The size and SHA-256 (hex) of a regular file's bytes as stored (compressed files as compressed).
+
+    Opened without blocking or following a link, and only when it is a regular
+    file of at most :data:`MAX_OPEN_BYTES`; reading stops after ``seconds``.
+    :class:`OSError` says why there is no checksum.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NOCTTY", 0)
+    descriptor = os.open(path, flags)
+    with open(descriptor, "rb", buffering=0) as stream:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            raise OSError(0, "not a regular file")
+        if status.st_size > MAX_OPEN_BYTES:
+            raise OSError(0, f"larger than {MAX_OPEN_BYTES:,} bytes")
+        digest, size, deadline = hashlib.sha256(), 0, time.monotonic() + seconds
         while chunk := stream.read(1 << 20):
             digest.update(chunk)
-    return digest.hexdigest()
+            size += len(chunk)
+            if size > MAX_OPEN_BYTES:
+                raise OSError(0, f"larger than {MAX_OPEN_BYTES:,} bytes")
+            if time.monotonic() > deadline:
+                raise OSError(0, f"reading it took over {seconds:g} s")
+    return size, digest.hexdigest()
 
 
-def _files(tables: dict[str, pl.LazyFrame]) -> list[dict[str, Any]]:
-    """Each input file named in the tables, in input order, with its size and SHA-256 as it is now."""
+def _files(tables: dict[str, pl.LazyFrame], access: LogAccess) -> list[dict[str, Any]]:
+    """Each input file named in the tables, in input order, with its size and SHA-256 as it is now (as
+    ``access`` allows; a pipe or FIFO with those of what was read from it)."""
     named = pl.concat([tables[name].select("file", "path").with_row_index("row").with_columns(
         pl.lit(rank).alias("table")) for rank, name in enumerate(("matches", "violations"))])
     files = (named.group_by("file", "path").agg(pl.col("table").min(), pl.col("row").min())
@@ -138,14 +257,19 @@ def _files(tables: dict[str, pl.LazyFrame]) -> list[dict[str, Any]]:
     found = []
     for file, path in files.select("file", "path").iter_rows():
         entry: dict[str, Any] = {"file": file, "path": path, "bytes": None, "sha256": None, "note": None}
-        if path is None:
+        spooled = access.spooled.get(file)
+        checked = access.check(path)
+        if spooled is not None:
+            entry["bytes"], entry["sha256"] = spooled.size, spooled.sha256
+        elif path is None:
             entry["note"] = "standard input: no file to checksum"
+        elif isinstance(checked, str):
+            entry["note"] = f"not checksummed: {checked}"
         else:
             try:
-                entry["bytes"] = Path(path).stat().st_size
-                entry["sha256"] = sha256_of(path)
+                entry["bytes"], entry["sha256"] = sha256_of(checked)
             except OSError as error:
-                entry["note"] = f"cannot read it now: {error.strerror or error}"
+                entry["note"] = f"not checksummed: {error.strerror or error}"
         found.append(entry)
     return found
 
@@ -194,14 +318,15 @@ def _violations(tables: dict[str, pl.LazyFrame], limit: int) -> Table:
     return Table(rows, total)
 
 
-def _add_boards(tables: dict[str, pl.LazyFrame], rows: list[dict[str, Any]], most: int) -> int:
+def _add_boards(tables: dict[str, pl.LazyFrame], rows: list[dict[str, Any]], most: int, access: LogAccess) -> int:
     """Put each of the first ``most`` violations' board (or why none) in its row; how many were drawn."""
     wanted = [Wanted(index, row["file"], row["path"], row["line"], row["match"])
               for index, row in enumerate(rows[:most]) if row["match"] is not None and row["line"] is not None]
     starts = (tables["matches"].group_by("file", "match").agg(pl.col("first_line").min())
               .filter(pl.col("match").is_in([item.match for item in wanted])).collect())
     first_lines = {(file, match): line for file, match, line in starts.iter_rows()}
-    frames = frames_at(wanted, first_lines)
+    frames = frames_at(wanted, first_lines, opened=lambda file, path: _to_open(access, file, path),
+                       deadline=time.monotonic() + BOARDS_SECONDS)
     drawn = 0
     for index, row in enumerate(rows):
         if index in frames:
@@ -212,3 +337,8 @@ def _add_boards(tables: dict[str, pl.LazyFrame], rows: list[dict[str, Any]], mos
         else:
             row["board"] = None
     return drawn
+
+
+def _to_open(access: LogAccess, file: str, path: str | None) -> Path | str:
+    spooled = access.spooled.get(file)
+    return spooled.path if spooled is not None else access.check(path)

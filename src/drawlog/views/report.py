@@ -11,6 +11,8 @@ specifications are JSON in a ``<script type="application/json">`` with
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import json
 import re
@@ -20,6 +22,7 @@ from typing import Any
 from .. import __version__
 from .board_svg import board_svg
 from .report_charts import CHARTS, chart_specs, vega_runtime
+from .terminal import shown as _shown
 
 #: The leaderboard's columns as ``drawlog players`` names them, and how each is shown.
 _SHARE, _DECIMAL, _COUNT, _TEXT = "share", "decimal", "count", "text"
@@ -37,20 +40,46 @@ BY_PLAYER = (("player", _TEXT), ("moves", _COUNT), ("errors", _COUNT), ("warning
 
 
 def escape(value: Any) -> str:
-    """Text for HTML: escaped, and ``://`` written ``&#58;//`` (the same text on screen, never a link)."""
-    return html.escape("" if value is None else str(value), quote=True).replace("://", "&#58;//")
+    """Text for HTML text or a quoted attribute: control characters and bidirectional marks escaped as the
+    terminal shows them (``\\u202e``), then HTML-escaped, and ``://`` written ``&#58;//`` (never a link)."""
+    text = "" if value is None else _shown(str(value))
+    return html.escape(text, quote=True).replace("://", "&#58;//")
+
+
+def _lines(text: str) -> str:
+    """Text of several lines (a rule's examples) for a ``<pre>``: each line escaped as :func:`escape` does."""
+    return "\n".join(escape(line) for line in text.split("\n"))
+
+
+def shown_values(value: Any) -> Any:
+    """``value`` (lists and dicts of plain values) with every string as :func:`~drawlog.views.terminal.shown`
+    shows it, keys too: what the charts draw holds no control character or bidirectional mark."""
+    if isinstance(value, str):
+        return _shown(value)
+    if isinstance(value, dict):
+        return {shown_values(key): shown_values(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [shown_values(item) for item in value]
+    return value
 
 
 def script_json(value: Any) -> str:
-    """JSON to put inside a ``<script>`` element: ``<``, ``>``, ``&`` as ``\\u`` escapes, ``://`` as ``:\\/\\/``."""
+    """JSON to put inside a ``<script>`` element: ``<``, ``>``, ``&``, U+2028 and U+2029 as ``\\u`` escapes,
+    ``://`` as ``:\\/\\/``."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
     return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-            .replace("://", ":\\/\\/"))
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").replace("://", ":\\/\\/"))
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _number(value: Any, kind: str) -> str:
     if value is None:
         return "–"
+    if not _is_number(value):  # (the tables' types are checked; never formatted unescaped all the same)
+        return escape(value)
     if kind == _SHARE:
         return f"{value:.1%}"
     if kind == _DECIMAL:
@@ -117,7 +146,7 @@ def _summary(data: Any) -> str:
         extra.append(f"warning: {escape(line)}")
     rows = "".join(
         f"<tr><td class=mono>{escape(item['file'])}</td><td class=num>"
-        f"{'–' if item['bytes'] is None else format(item['bytes'], ',')}</td>"
+        f"{_number(item['bytes'], _COUNT)}</td>"
         f"<td class='mono hash'>{escape(item['sha256'] or item['note'])}</td></tr>" for item in data.files)
     files = (f"<h3>Input files</h3><p class=note>SHA-256 of each file as stored (a compressed log as compressed), "
              f"computed when this report was written, to match the report to the logs "
@@ -134,7 +163,7 @@ def _by_code(data: Any) -> str:
     rows = "".join(
         f"<tr><td><a href='#rule-{escape(row['code'])}'><code>{escape(row['code'])}</code></a></td>"
         f"<td>{escape(row['name'])}</td><td class='sev-{escape(row['severity'])}'>{escape(row['severity'])}</td>"
-        f"<td class=num>{row['count']:,}</td><td>{escape(row['summary'])}</td></tr>" for row in data.by_code)
+        f"<td class=num>{_number(row['count'], _COUNT)}</td><td>{escape(row['summary'])}</td></tr>" for row in data.by_code)
     body = (f"<table class=sortable id=by-code><thead><tr><th>code</th><th>name</th><th>severity</th>"
             f"<th class=num>count</th><th>what it checks</th></tr></thead><tbody>{rows}</tbody></table>"
             if data.by_code else "<p>No violation was found.</p>")
@@ -160,7 +189,8 @@ def _board_cell(row: dict[str, Any]) -> str:
         return f"<td><span class=note>{escape(shown['note'])}</span></td>"
     svg = board_svg(shown["board"]).replace(' xmlns="http://www.w3.org/2000/svg"', "", 1).strip()
     hands = "; ".join(f"{escape(name)}: {escape(' '.join(tiles)) or '–'}" for name, tiles in shown["hands"].items())
-    state = f"round {shown['round']}, stock {shown['stock_left']} ({shown['drawable']} may be drawn)"
+    state = (f"round {escape(shown['round'])}, stock {escape(shown['stock_left'])} "
+             f"({escape(shown['drawable'])} may be drawn)")
     state += f", {escape(shown['turn'])} to act" if shown.get("turn") else f", round over ({escape(shown['over'])})"
     where = f"{row['file']}:{row['line']}"
     return (f"<td><details><summary>board</summary><div class=board>{svg}</div>"
@@ -172,7 +202,7 @@ def _violations(data: Any) -> str:
     rows = []
     for index, row in enumerate(data.violations.rows, 1):
         severity, code = escape(row["severity"]), escape(row["code"])
-        line = "" if row["line"] is None else str(row["line"])
+        line = escape(row["line"])
         rows.append(
             f"<tr data-code='{code}' data-severity='{severity}'><td class=num>{index}</td>"
             f"<td class=mono>{escape(row['file'])}</td><td class=num>{line}</td>"
@@ -230,8 +260,8 @@ def _rules(data: Any) -> str:
         f"<div class=rule id='rule-{escape(rule['code'])}'><h3><code>{escape(rule['code'])}</code> "
         f"{escape(rule['name'])} <span class='sev-{escape(rule['severity'])}'>({escape(rule['severity'])})</span></h3>"
         f"<p>{escape(rule['summary'])}</p><p><i>Why:</i> {escape(rule['why'])}</p>"
-        f"<p class=note>Breaks it:</p><pre>{escape(rule['bad'])}</pre>"
-        f"<p class=note>Keeps it:</p><pre>{escape(rule['good'])}</pre></div>" for rule in data.rules)
+        f"<p class=note>Breaks it:</p><pre>{_lines(rule['bad'])}</pre>"
+        f"<p class=note>Keeps it:</p><pre>{_lines(rule['good'])}</pre></div>" for rule in data.rules)
     return _section("rules", "The rules broken, explained",
                     "Each code found above, as <code>drawlog rule CODE</code> explains it.",
                     items or "<p>No rule was broken.</p>")
@@ -250,6 +280,21 @@ def render_report(data: Any) -> str:
         "<footer>This page is self-contained: its scripts (Vega, Vega-Lite and Vega-Embed for the charts) and "
         "data are inside it, and it fetches nothing from the network.</footer>")
     filled = {"TITLE": escape(data.title), "VERSION": escape(__version__), "BODY": body,
-              "CHARTS": script_json(chart_specs(data.charts)), "VEGA": vega_runtime()}
+              "CHARTS": script_json(chart_specs(shown_values(data.charts))), "VEGA": vega_runtime()}
     template = resources.files("drawlog.views").joinpath("report.html").read_text(encoding="utf-8")
-    return re.sub(r"@@([A-Z]+)@@", lambda found: filled[found.group(1)], template)
+
+    def fill(text: str) -> str:
+        return re.sub(r"@@([A-Z]+)@@", lambda found: filled[found.group(1)], text)
+
+    # The page's own scripts, as they will stand in it: the only ones the policy lets run.
+    filled["SCRIPTS"] = " ".join(script_hash(fill(script)) for script in _OWN_SCRIPT.findall(template))
+    return fill(template)
+
+
+#: A script of the page's own in the template (a plain ``<script>``; the charts' JSON is not run).
+_OWN_SCRIPT = re.compile(r"<script>(.*?)</script>", re.DOTALL)
+
+
+def script_hash(text: str) -> str:
+    """The Content-Security-Policy source that lets an inline script of exactly ``text`` run."""
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
