@@ -14,12 +14,10 @@ sequences to the terminal. JSON keeps the exact strings.
 
 from __future__ import annotations
 
-import errno
-import io
 import shlex
 import time
 from collections import Counter
-from typing import IO, Any
+from typing import IO
 
 import msgspec
 from rich.console import Console
@@ -28,90 +26,40 @@ from rich.text import Text
 
 from ..check.rules import RULES_BY_CODE
 from ..check.violations import Summary, Violation
-from ..errors import WriteFailed
 from .plain_table import Column, Piece, plain_table, styled
+from .streams import (
+    COLORS,
+    FORMATS,
+    STANDARD_OUTPUT,
+    STATISTICS_FORMATS,
+    ClosedOutput,
+    GuardedStream,
+)
 from .terminal import RICH, STYLED, literal, make_console, shown, write_drawn, writing_mode
 from .writer_base import Writer, code_style, quantity, summary_line, verdict
 
-__all__ = ["FORMATS", "STATISTICS_FORMATS", "GuardedStream", "Writer", "code_style", "make_writer", "quantity",
-           "summary_line", "verdict"]
-
-FORMATS = ("text", "concise", "json", "jsonl", "github", "sarif", "junit", "gitlab")
-#: The formats ``--statistics`` prints counts in; the others are annotations or reports, which counts do not fit.
-STATISTICS_FORMATS = ("text", "concise", "json", "jsonl")
-COLORS = ("auto", "always", "never")
+__all__ = [
+    "COLORS",
+    "FORMATS",
+    "STANDARD_OUTPUT",
+    "STATISTICS_FORMATS",
+    "ClosedOutput",
+    "GuardedStream",
+    "RootsOnly",
+    "Writer",
+    "code_style",
+    "make_writer",
+    "quantity",
+    "summary_line",
+    "verdict",
+]
 
 #: The most violations one table of the text output holds: a longer file's rows go on in further tables.
 ROWS_PER_TABLE = 1_000
 #: Rows of the text output held longer than this (seconds) are printed, even in the middle of a file.
 FLUSH_SECONDS = 1.0
 
-#: How :class:`WriteFailed` names standard output.
-STANDARD_OUTPUT = "standard output"
-
 _encoder = msgspec.json.Encoder()
-
-
-class ClosedOutput(io.TextIOBase):
-    """Standard output when the process was started without one (``drawlog … >&-``): writing fails.
-
-    Python leaves ``sys.stdout`` None then; this stands in, so that a command
-    whose output goes to a file runs as usual and one that writes to standard
-    output fails like any other write (one line, exit 2), as ``cat`` does.
-    """
-
-    def write(self, data: Any) -> int:
-        """Fail: there is nowhere to write."""
-        raise OSError(errno.EBADF, "standard output is closed")
-
-    def isatty(self) -> bool:
-        """Not a terminal."""
-        return False
-
-    @property
-    def encoding(self) -> str:  # type: ignore[override]
-        """UTF-8, as drawlog writes."""
-        return "utf-8"
-
-    @property
-    def buffer(self) -> ClosedOutput:
-        """Itself: the binary stream fails the same way."""
-        return self
-
-
-class GuardedStream:
-    """A stream whose failed writes and flushes raise :class:`WriteFailed` naming ``target``.
-
-    Everything else is the wrapped stream's; ``buffer`` (the binary stream under
-    a text stream) is guarded too. A missing stream (None: closed when the
-    process began) is a :class:`ClosedOutput`.
-    """
-
-    def __init__(self, wrapped: Any, target: str = STANDARD_OUTPUT) -> None:
-        self.wrapped = wrapped if wrapped is not None else ClosedOutput()
-        self.target = target
-
-    def write(self, data: Any) -> int:
-        """Write ``data`` to the wrapped stream."""
-        try:
-            return self.wrapped.write(data)
-        except OSError as error:
-            raise WriteFailed(self.target, error) from error
-
-    def flush(self) -> None:
-        """Flush the wrapped stream."""
-        try:
-            self.wrapped.flush()
-        except OSError as error:
-            raise WriteFailed(self.target, error) from error
-
-    @property
-    def buffer(self) -> GuardedStream:
-        """The wrapped text stream's binary stream, guarded."""
-        return GuardedStream(self.wrapped.buffer, self.target)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.wrapped, name)
 
 
 class JsonWriter(Writer):
@@ -361,16 +309,38 @@ class StatisticsWriter(Writer):
             console.print(summary_line(summary), soft_wrap=True)
 
 
+class RootsOnly(Writer):
+    """A writer's stand-in that passes on every violation but the follow-ons (``--hide-follow-ons``)."""
+
+    def __init__(self, writer: Writer) -> None:
+        super().__init__(writer.stream)
+        self.writer = writer
+
+    def start_file(self, file: str) -> None:
+        """As the writer does."""
+        self.writer.start_file(file)
+
+    def add(self, violation: Violation) -> None:
+        """Hand ``violation`` to the writer unless it follows from an earlier one."""
+        if violation.follows is None:
+            self.writer.add(violation)
+
+    def end_file(self) -> None:
+        """As the writer does."""
+        self.writer.end_file()
+
+    def poll(self) -> None:
+        """As the writer does."""
+        self.writer.poll()
+
+    def finish(self, summary: Summary) -> None:
+        """As the writer does."""
+        self.writer.finish(summary)
+
+
 def make_writer(fmt: str, stream: IO[str], statistics: bool = False, console: Console | None = None,
                 quiet: bool = False, strict: bool = False) -> Writer:
     """The writer for ``--format`` (and ``--statistics``, ``-q``, ``--strict``); ``console`` prints text, concise."""
-    from .ci_formats import (  # here, not at the top: CI formats are rare, and xml's import is heavy
-        ConciseWriter,
-        GitlabWriter,
-        JunitWriter,
-        SarifWriter,
-    )
-
     if statistics:
         return StatisticsWriter(stream, as_json=fmt in ("json", "jsonl"), as_lines=fmt == "concise",
                                 console=console, quiet=quiet)
@@ -380,13 +350,16 @@ def make_writer(fmt: str, stream: IO[str], statistics: bool = False, console: Co
         return JsonLinesWriter(stream)
     if fmt == "github":
         return GithubWriter(stream)
-    if fmt == "sarif":
-        return SarifWriter(stream)
-    if fmt == "junit":
-        return JunitWriter(stream, strict=strict)
-    if fmt == "gitlab":
-        return GitlabWriter(stream)
-    if fmt == "concise":
+    if fmt in ("sarif", "junit", "gitlab", "concise"):
+        # imported here, not at the top: the CI formats are rare, and xml's import is heavy (start-up time)
+        from .ci_formats import ConciseWriter, GitlabWriter, JunitWriter, SarifWriter
+
+        if fmt == "sarif":
+            return SarifWriter(stream)
+        if fmt == "junit":
+            return JunitWriter(stream, strict=strict)
+        if fmt == "gitlab":
+            return GitlabWriter(stream)
         return ConciseWriter(stream, console, quiet=quiet)
     return TextWriter(stream, console, quiet=quiet)
 
