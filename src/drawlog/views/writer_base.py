@@ -7,12 +7,13 @@ Below both :mod:`~drawlog.views.writers` (text, json, jsonl, github, statistics)
 
 from __future__ import annotations
 
-from typing import IO
-
-from rich.text import Text
+from typing import IO, TYPE_CHECKING
 
 from ..check.violations import Summary, Violation
 from .terminal import shown
+
+if TYPE_CHECKING:  # imported where used, not to list the commands (start-up time)
+    from rich.text import Text
 
 
 class Writer:
@@ -90,6 +91,8 @@ def verdict(summary: Summary, note: str = "") -> Text:
     or in a baseline), it says ``no errors reported`` and how many are invalid;
     ``note`` says what limited the report (``select: W``).
     """
+    from rich.text import Text
+
     errors = summary.errors or summary.suppressed_errors
     style = "bold red" if errors else ("bold yellow" if summary.warnings else "bold green")
     invalid = summary.matches - summary.valid_matches

@@ -17,12 +17,9 @@ from __future__ import annotations
 import shlex
 import time
 from collections import Counter
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 import msgspec
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from ..check.rules import RULES_BY_CODE
 from ..check.violations import Summary, Violation
@@ -37,6 +34,11 @@ from .streams import (
 )
 from .terminal import RICH, STYLED, literal, make_console, shown, write_drawn, writing_mode
 from .writer_base import Writer, code_style, quantity, summary_line, verdict
+
+if TYPE_CHECKING:  # imported where used, not to list the commands (start-up time)
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
 
 __all__ = [
     "COLORS",
@@ -202,6 +204,8 @@ class TextWriter(Writer):
 
 def violations_table(violations: list[Violation]) -> Table:
     """The violations as a rich table: line, code (red for errors, yellow for warnings), match, round, player, message."""
+    from rich.table import Table
+
     table = Table(expand=False)
     table.add_column("line", justify="right", style="cyan", overflow="fold")
     table.add_column("code", style="bold", no_wrap=True, min_width=4)
@@ -287,6 +291,9 @@ class StatisticsWriter(Writer):
         ]
 
     def finish(self, summary: Summary) -> None:
+        from rich.console import Console
+        from rich.table import Table
+
         if self.as_json:
             self.stream.write(_encoder.encode({"summary": summary, "statistics": self.rows()}).decode() + "\n")
             return
@@ -369,6 +376,8 @@ RESULT_COLUMNS = ("bot", "matches", "seats", "wins", "win share", "drawn", "mean
 
 def results_table(matches: int, rows: list[tuple[str, ...]]) -> Table:
     """A simulation's results per bot (rows of :data:`RESULT_COLUMNS`, from ``Tally.rows``)."""
+    from rich.table import Table
+
     table = Table(title=f"{matches:,} simulated matches", title_justify="left")
     for column in RESULT_COLUMNS:
         table.add_column(column, justify="left" if column == "bot" else "right")
