@@ -7,6 +7,7 @@ start-up quick: which modules a command line imports.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -35,7 +36,8 @@ def _imported_by(code: str, *args: str) -> dict[str, object]:
     )
     env = {**os.environ, "PYTHONPATH": str(SRC)}
     env.pop("_DRAWLOG_COMPLETE", None)
-    done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, env=env, timeout=120)
+    done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, env=env, timeout=120,
+                          check=False)
     marker = done.stderr.rindex("MODULES ")
     return json.loads(done.stderr[marker + len("MODULES "):])
 
@@ -124,16 +126,28 @@ def test_ctrl_c_while_starting_up_is_one_line_and_exit_130(args, during):
     if during == "rich.console" and args != ["validate", "-"]:
         pytest.skip("only validate imports rich before it runs")
     env = {**os.environ, "PYTHONPATH": str(SRC)}
-    done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, env=env,
+    done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, env=env, check=False,
                           input="", timeout=120)
     assert (done.returncode, done.stderr) == (130, "drawlog: interrupted\n")
 
 
 def test_python_m_drawlog_runs_the_same_entry_point():
     env = {**os.environ, "PYTHONPATH": str(SRC)}
-    done = subprocess.run([sys.executable, "-m", "drawlog", "--version"], capture_output=True, text=True, env=env,
+    done = subprocess.run([sys.executable, "-m", "drawlog", "--version"], capture_output=True, text=True, env=env, check=False,
                           timeout=120)
     assert done.returncode == 0 and done.stdout.startswith("drawlog ")
     from drawlog.__main__ import run
 
     assert callable(run)
+
+
+def test_importing_one_command_module_first_keeps_the_order_of_help():
+    code = ("import drawlog.cli.analyze, drawlog.cli.play\n"
+            "from drawlog.cli import app\n"
+            "print([info.callback.__name__ for info in app.registered_commands])\n")
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120,
+                          check=False)
+    names = ast.literal_eval(done.stdout)
+    assert names[:3] == ["validate", "rule", "schema"] and names[-1] == "analyze", names
+    assert len(names) == len(set(names)) == 13

@@ -204,14 +204,31 @@ class LazyTyper(typer.Typer):
 
     @property  # type: ignore[override]
     def registered_commands(self) -> list[Any]:
-        """The commands registered, every command module imported first unless :meth:`load` chose some."""
-        if not (self._loaded or self._loading):
+        """The commands registered, every command module imported first unless :meth:`load` chose some; in the
+        order of :data:`COMMAND_MODULES` whichever module was imported first."""
+        if self._loading:
+            return self._registered  # (a module registering its commands)
+        if not self._loaded:
             self.load(COMMAND_MODULES)
+        self._registered.sort(key=_module_order)
         return self._registered
 
     @registered_commands.setter
     def registered_commands(self, commands: list[Any]) -> None:
         self._registered = commands
+
+    def command(self, *args: Any, **kwargs: Any) -> Any:
+        """``@app.command()``: register the command, without importing the other command modules."""
+        decorate = super().command(*args, **kwargs)
+
+        def registering(function: Any) -> Any:
+            was, self._loading = self._loading, True
+            try:
+                return decorate(function)
+            finally:
+                self._loading = was
+
+        return registering
 
     def load(self, modules: tuple[str, ...] | list[str]) -> None:
         """Import these command modules (they register their commands); the others stay out from now on."""
@@ -224,6 +241,12 @@ class LazyTyper(typer.Typer):
         finally:
             self._loading = False
         self._loaded = True
+
+
+def _module_order(info: Any) -> int:
+    """Where a registered command's module comes in :data:`COMMAND_MODULES` (the order ``--help`` lists)."""
+    module = getattr(info.callback, "__module__", "").rpartition(".")[2]
+    return COMMAND_MODULES.index(module) if module in COMMAND_MODULES else len(COMMAND_MODULES)
 
 
 def modules_for(args: list[str]) -> tuple[str, ...]:
