@@ -328,12 +328,13 @@ BOM = b"\xef\xbb\xbf"
 @pytest.mark.parametrize("chunk", [1, 2, 3, 4])
 def test_a_bom_in_reads_of_its_own_loses_nothing(tmp_path: Path, chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
     from drawlog.check.validator import validate_paths
-    from drawlog.log import reader
+    from drawlog.log import compressed, reader
 
     lines = match_lines()
     path = tmp_path / "bom.jsonl"
     path.write_bytes(BOM + b"".join(lines))
     monkeypatch.setattr(reader, "CHUNK_BYTES", chunk)  # the first read is the mark alone (or part of it)
+    monkeypatch.setattr(compressed, "CHUNK_BYTES", chunk)  # (where the reads are made)
     violations, summary = validate_paths([str(path)])
     assert violations == []
     assert (summary.lines, summary.matches) == (len(lines), 1)
@@ -747,7 +748,7 @@ def test_compressed_twice_and_a_window_too_large_are_said_as_such(tmp_path: Path
 def test_a_zstd_log_is_cut_into_the_blocks_of_a_plain_file() -> None:
     import io
 
-    from drawlog.log.reader import CHUNK_BYTES, _unzstd
+    from drawlog.log.compressed import CHUNK_BYTES, _unzstd
 
     data = b"".join(line for index in range(40) for line in match_lines(f"m{index}", index))
     packed = b"".join(zstandard.ZstdCompressor().compress(data[start:start + 300_000])

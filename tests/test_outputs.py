@@ -407,9 +407,9 @@ def test_an_interrupted_validate_report_leaves_no_file_and_keeps_the_old_one(
 
 @pytest.mark.parametrize("name", ["games.jsonl", "games.jsonl.gz", "games.jsonl.zst"])
 def test_an_interrupted_simulate_leaves_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
-    from drawlog.cli import play
+    from drawlog.play import recording  # (the command imports it when it runs: patched where it lives)
 
-    interrupt_after_writing(monkeypatch, play, "record")
+    interrupt_after_writing(monkeypatch, recording, "record")
     target = tmp_path / name
     result = runner.invoke(app, ["simulate", "-n", "3", "-o", str(target), "-q"], env=ENV)
     assert result.exit_code != 0
@@ -419,7 +419,7 @@ def test_an_interrupted_simulate_leaves_no_file(tmp_path: Path, monkeypatch: pyt
 def test_an_interrupted_filter_keeps_the_previous_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import contextlib
 
-    from drawlog.cli import logs
+    from drawlog.play import recording as logs  # (the command imports open_output when it runs)
 
     log = tmp_path / "log.jsonl"
     log.write_bytes(match_lines("m1") + match_lines("m2", seed=2))

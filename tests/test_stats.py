@@ -362,13 +362,13 @@ def test_a_folder_named_like_a_pattern_is_read_back(tmp_path: Path):
 def test_the_writer_thread_writes_the_same_tables_as_the_replay_thread(corpus, tmp_path: Path):
     from drawlog.check.validator import Validator
     from drawlog.log.reader import expand_paths
-    from drawlog.tables.dataset import _write_in_one_process
+    from drawlog.tables.writing import write_in_one_process
 
     inputs = list(expand_paths([str(corpus[0]), str(SAMPLES / "every-violation.jsonl")]))
     folders = [tmp_path / "threaded", tmp_path / "inline"]
     for folder, threaded in zip(folders, (True, False)):
         folder.mkdir()
-        _write_in_one_process(inputs, folder, Validator(), rows_per_group=50, threaded=threaded)
+        write_in_one_process(inputs, folder, Validator(), rows_per_group=50, threaded=threaded)
     for name in ("matches", "rounds", "players", "moves", "violations"):
         threaded_table = pl.read_parquet(folders[0] / f"{name}.parquet")
         assert threaded_table.height > 0, name

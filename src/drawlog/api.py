@@ -122,7 +122,7 @@ def write_stats(paths: Paths, out: str | os.PathLike[str], *, partition_by: str 
         return write_tables_on_cluster(names, target, cluster, partition_by=partition_by,
                                        validator=validator or Validator(codes), on_file=on_file)
     if is_url(target):
-        from .tables.storage import write_tables_at_url
+        from .tables.dataset import write_tables_at_url
 
         return write_tables_at_url(names, target, partition_by=partition_by, validator=validator, jobs=jobs,
                                    codes=codes)

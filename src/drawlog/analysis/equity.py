@@ -28,16 +28,13 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import Final
 
 from ..engine.rounds import Round
 from ..engine.tiles import members
 from .actions import Action
+from .defaults import DEFAULT_SAMPLES
 from .rollout import Rollout
 from .sampler import DealSampler, Knowledge
-
-#: Deals sampled per decision by default: a 2-player Draw match of the samples analysed in about a second.
-DEFAULT_SAMPLES: Final = 64
 
 
 @dataclass(frozen=True)

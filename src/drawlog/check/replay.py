@@ -23,6 +23,7 @@ from ..errors import Fault
 from ..log.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
 from . import follows as _follows
 from . import readings as _readings
+from .limits import MAX_OPEN_MATCHES
 from .rules import SEVERITY, WARNING
 from .seen import SeenIds
 from .table import Table
@@ -53,8 +54,6 @@ _PLAYED: Final = 1
 _DREW: Final = 0
 _PASSED: Final = 2
 
-#: The most matches kept open at once by default (``--max-open-matches``): far more than any tournament plays at once.
-MAX_OPEN_MATCHES: Final = 50_000
 #: The most memory the open matches may hold together (their ids, names and replayed state, as estimated by
 #: :attr:`Table.weight`): past it the oldest are closed as past ``--max-open-matches``, however few are open.
 MAX_OPEN_BYTES: Final = 32 << 20

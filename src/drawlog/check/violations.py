@@ -6,12 +6,9 @@ from collections.abc import Iterator
 
 import msgspec
 
+from .limits import MAX_PER_LINE, MAX_PER_MATCH  # noqa: F401  (MAX_PER_MATCH: read from here too)
 from .rules import SEVERITY, WARNING
 
-#: The most violations reported for one line by default (``--max-per-line``); the rest are counted.
-MAX_PER_LINE = 100
-#: The most violations reported for one match by default (``--max-per-match``); the rest are counted.
-MAX_PER_MATCH = 1_000
 #: A match never ended: reported at its last line once the input ends, outside the count per line.
 UNFINISHED = "F006"
 

@@ -1,12 +1,12 @@
 """The ``drawlog`` command line: a thin Typer layer over the library, a module per group of commands.
 
-``app`` is the Typer application; importing this package registers every command on it, in the
-order ``--help`` lists them.
+``app`` is the Typer application. Its commands are registered by their modules
+(``validate``, ``logs``, ``play``, ``tables``, ``report``, ``analyze``, ``fix``) when
+first needed: building the whole command line (``--help``, a test's
+``CliRunner``) imports them all, in the order ``--help`` lists them, while
+:func:`main` imports only the module of the command run (start-up time).
 """
 
-# isort: off
 from .app import app, main
-from . import validate, logs, play, tables, report, analyze, fix  # noqa: F401  (they register their commands on app)
-# isort: on
 
 __all__ = ["app", "main"]

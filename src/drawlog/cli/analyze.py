@@ -5,17 +5,18 @@ from __future__ import annotations
 import json
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from ..analysis.decisions import Decision
-from ..analysis.equity import DEFAULT_SAMPLES
-from ..analysis.summary import PlayerFigures, frames, player_figures
-from ..analysis.walk import MatchAnalysis, analyze_paths
+from ..analysis.defaults import DEFAULT_SAMPLES
 from ..errors import InputError
-from ..views.terminal import shown
 from .app import EXIT_UNUSABLE, app
+
+if TYPE_CHECKING:  # imported where used, not to list the commands (start-up time)
+    from ..analysis.decisions import Decision
+    from ..analysis.summary import PlayerFigures
+    from ..analysis.walk import MatchAnalysis
 
 #: The most deals per decision allowed (more would take hours for little gain).
 MAX_SAMPLES = 10_000
@@ -43,6 +44,10 @@ def analyze(
                                                                   "analysis_players to DIR.")] = None,
 ) -> None:
     """Weigh every decision: its equity against the best action, from what the player could know and from the truth."""
+    from ..analysis.summary import player_figures
+    from ..analysis.walk import analyze_paths
+    from ..views.terminal import shown
+
     if not 1 <= samples <= MAX_SAMPLES:
         raise typer.BadParameter(f"{samples:,} deals per decision: give 1 to {MAX_SAMPLES:,}", param_hint="--samples")
     if out is not None and Path(out).exists() and not Path(out).is_dir():
@@ -69,6 +74,9 @@ def analyze(
 
 
 def _write_tables(decisions: list[Decision], out: str) -> None:
+    from ..analysis.summary import frames
+    from ..views.terminal import shown
+
     folder = Path(out)
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -117,6 +125,8 @@ def _text(matches: list[MatchAnalysis], figures: list[PlayerFigures], samples: i
 
 
 def _document(matches: list[MatchAnalysis], decisions: list[Decision], samples: int, seed: int) -> dict[str, Any]:
+    from ..analysis.summary import frames
+
     tables = frames(decisions)
     return {
         "samples": samples, "seed": seed,

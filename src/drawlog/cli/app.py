@@ -4,34 +4,30 @@ from __future__ import annotations
 
 import os
 import sys
-from collections import Counter
 from enum import Enum
-from typing import Annotated, Any, Callable, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
 
 import typer
-from rich.console import Console
-from rich.text import Text
 from typer.core import TyperArgument, TyperGroup
 
-from .. import COMPILED, __version__
-from ..check.baseline import Baseline, BaselineError, Key, Screen
-from ..check.baseline import write_baseline as write_baseline_file
-from ..check.config import ConfigError, Settings, resolve_settings
-from ..check.replay import MAX_OPEN_MATCHES
-from ..check.violations import MAX_PER_LINE, MAX_PER_MATCH, Summary
+from .. import __version__
+from ..check.limits import MAX_OPEN_MATCHES, MAX_PER_LINE, MAX_PER_MATCH
 from ..errors import WriteFailed
-from ..log.events import LOG_FORMAT
-from ..views.terminal import shown
-from ..views.writers import (
-    STANDARD_OUTPUT,
-    GuardedStream,
-    quantity,
-    summary_line,
-)
+from ..log.format import LOG_FORMAT
+from ..views.streams import STANDARD_OUTPUT, GuardedStream
+
+if TYPE_CHECKING:  # the library is imported when a command runs, not to list the commands (start-up time)
+    from collections import Counter
+
+    from ..check.baseline import Key, Screen
+    from ..check.config import Settings
+    from ..check.violations import Summary
 
 EXIT_CLEAN, EXIT_ERRORS, EXIT_UNUSABLE = 0, 1, 2
 #: A reader that went away (``drawlog … | head``): 128 + SIGPIPE, what a shell reports for ``cat`` there.
 EXIT_BROKEN_PIPE = 141
+#: 128 + SIGINT: what a shell reports for a command that Ctrl-C ended (as ``drawlog.__main__`` does at start-up).
+EXIT_INTERRUPTED = 130
 
 
 class DrawlogGroup(TyperGroup):
@@ -47,7 +43,23 @@ class DrawlogGroup(TyperGroup):
         command = super().get_command(ctx, cmd_name)
         if command is not None:
             _plain_arguments(command)
+            help_option = command.get_help_option(ctx) if hasattr(command, "get_help_option") else None
+            _quick_coercion([*getattr(command, "params", []), *([help_option] if help_option is not None else [])])
         return command
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Parse the options of ``drawlog`` itself, coerced by :class:`QuickCoercion` where they can be."""
+        _quick_coercion(self.get_params(ctx))
+        return super().parse_args(ctx, args)  # type: ignore[no-any-return]
+
+    def invoke(self, ctx: Any) -> Any:
+        """Run the command; a Ctrl-C that the command does not handle itself (while it imports what it needs,
+        say) is one line and exit 130, not click's "Aborted!" and exit 1."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            sys.stderr.write("drawlog: interrupted\n")
+            raise typer.Exit(EXIT_INTERRUPTED) from None
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """Run the command line with standard output guarded."""
@@ -74,6 +86,68 @@ def _plain_arguments(command: Any) -> None:
             param._usage_display_name = _constant(usage)  # type: ignore[method-assign]
 
 
+def _quick_coercion(params: list[Any]) -> None:
+    """Give each of ``params`` a :class:`QuickCoercion` (in the typer versions that coerce through pydantic)."""
+    for param in params:
+        if getattr(param, "_runtime_param", False) is None and hasattr(param, "type_descriptor"):
+            param._runtime_param = QuickCoercion(param.type_descriptor)
+
+
+#: What :func:`_plain_value` answers when the value is not a plain case.
+_NOT_PLAIN = object()
+
+
+class QuickCoercion:
+    """A parameter's coercion that answers the plain cases itself, and hands the others to typer's own.
+
+    Recent typer versions coerce every parameter through a pydantic ``TypeAdapter``
+    built for it when the command runs: importing pydantic and building the
+    adapters took longer than the rest of ``drawlog validate`` on an empty file.
+    The plain cases (nothing given; a string for a ``str``; a default already of
+    its type, in range; strings for a ``list[str]``) come out of pydantic as they
+    went in, so they are answered here; any other value, and every error message,
+    is typer's.
+    """
+
+    def __init__(self, descriptor: Any) -> None:
+        self.descriptor = descriptor
+        self.full: Any = None
+
+    def coerce(self, value: Any, param: Any, ctx: Any) -> Any:
+        """``value`` coerced for ``param``, as typer would."""
+        plain = _plain_value(self.descriptor, value, param.multiple or param.nargs == -1)
+        if plain is not _NOT_PLAIN:
+            return plain
+        if self.full is None:
+            from typer._coercion import build_runtime_param
+
+            self.full = build_runtime_param(self.descriptor)
+        return self.full.coerce(value, param=param, ctx=ctx)
+
+
+def _plain_value(descriptor: Any, value: Any, multiple: bool) -> Any:
+    """``value`` as typer's coercion gives it back, for the plain cases; :data:`_NOT_PLAIN` for the others."""
+    info, annotation = descriptor.parameter_info, descriptor.annotation
+    if getattr(info, "parser", None) is not None or getattr(info, "click_type", None) is not None \
+            or descriptor.file_annotation is not None:
+        return _NOT_PLAIN
+    if value is None:
+        return () if multiple else None
+    if multiple:
+        if getattr(annotation, "__origin__", None) is list and annotation.__args__ == (str,) \
+                and isinstance(value, (list, tuple)) and all(type(item) is str for item in value):
+            return list(value)
+        return _NOT_PLAIN
+    if annotation in (str, bool) and type(value) is annotation:
+        return value
+    if annotation is int and type(value) is int and not getattr(info, "clamp", False) \
+            and (info.min is None or value >= info.min) and (info.max is None or value <= info.max):
+        return value
+    if isinstance(annotation, type) and issubclass(annotation, Enum) and isinstance(value, annotation):
+        return value
+    return _NOT_PLAIN
+
+
 def _no_type_label(ctx: Any) -> None:
     """No ``<type>`` label after an argument's name in ``--help``."""
     return None
@@ -90,6 +164,8 @@ def _exit_on_write_failure(failure: WriteFailed) -> None:
         _discard_standard_output()
     if failure.broken_pipe:
         sys.exit(EXIT_BROKEN_PIPE)
+    from ..views.terminal import shown
+
     typer.echo(f"Error: {shown(str(failure))}", err=True)
     sys.exit(EXIT_UNUSABLE)
 
@@ -104,7 +180,90 @@ def _discard_standard_output() -> None:
         pass  # not a real file (a test runner's stream): nothing is flushed at exit
 
 
-app = typer.Typer(
+#: The modules of the commands, in the order ``--help`` lists their commands.
+COMMAND_MODULES = ("validate", "logs", "play", "tables", "report", "analyze", "fix")
+#: Which module registers each command: running one imports that module alone (tests/test_startup.py checks it).
+COMMANDS = {"validate": "validate", "rule": "validate", "schema": "validate", "filter": "logs", "replay": "logs",
+            "simulate": "play", "stats": "tables", "audit": "tables", "query": "tables", "players": "tables",
+            "ratings": "tables", "report": "report", "analyze": "analyze", "fix": "fix"}
+#: The options of ``drawlog`` itself (before a command's name).
+_ROOT_OPTIONS = ("--help", "--version", "--install-completion", "--show-completion")
+
+
+class LazyTyper(typer.Typer):
+    """The ``drawlog`` application, whose commands are registered by their modules (``@app.command()``) when
+    they are first needed, not when the package is imported.
+
+    Asking for the commands (``registered_commands``: what building the command line, ``--help`` or a test's
+    ``CliRunner`` does) imports every command module; :meth:`load` imports some only: ``drawlog validate FILE``
+    imports the validate module alone, ``drawlog --version`` none.
+    """
+
+    _loading = False
+    _loaded = False
+
+    @property  # type: ignore[override]
+    def registered_commands(self) -> list[Any]:
+        """The commands registered, every command module imported first unless :meth:`load` chose some; in the
+        order of :data:`COMMAND_MODULES` whichever module was imported first."""
+        if self._loading:
+            return self._registered  # (a module registering its commands)
+        if not self._loaded:
+            self.load(COMMAND_MODULES)
+        self._registered.sort(key=_module_order)
+        return self._registered
+
+    @registered_commands.setter
+    def registered_commands(self, commands: list[Any]) -> None:
+        self._registered = commands
+
+    def command(self, *args: Any, **kwargs: Any) -> Any:
+        """``@app.command()``: register the command, without importing the other command modules."""
+        decorate = super().command(*args, **kwargs)
+
+        def registering(function: Any) -> Any:
+            was, self._loading = self._loading, True
+            try:
+                return decorate(function)
+            finally:
+                self._loading = was
+
+        return registering
+
+    def load(self, modules: tuple[str, ...] | list[str]) -> None:
+        """Import these command modules (they register their commands); the others stay out from now on."""
+        import importlib
+
+        self._loading = True
+        try:
+            for module in modules:
+                importlib.import_module(f"{__package__}.{module}")
+        finally:
+            self._loading = False
+        self._loaded = True
+
+
+def _module_order(info: Any) -> int:
+    """Where a registered command's module comes in :data:`COMMAND_MODULES` (the order ``--help`` lists)."""
+    module = getattr(info.callback, "__module__", "").rpartition(".")[2]
+    return COMMAND_MODULES.index(module) if module in COMMAND_MODULES else len(COMMAND_MODULES)
+
+
+def modules_for(args: list[str]) -> tuple[str, ...]:
+    """The command modules a command line needs: the one of its command, none for ``--version`` alone, every one
+    to list them (``--help``, no command, an unknown one, shell completion)."""
+    if any(name.startswith("_DRAWLOG_COMPLETE") for name in os.environ):
+        return COMMAND_MODULES
+    for arg in args:
+        if arg == "--version":
+            return ()
+        if arg.startswith("-"):
+            return COMMAND_MODULES
+        return (COMMANDS[arg],) if arg in COMMANDS else COMMAND_MODULES
+    return COMMAND_MODULES
+
+
+app = LazyTyper(
     name="drawlog",
     cls=DrawlogGroup,
     help="Validate, score and analyse move logs of the domino games Draw and All Fives.",
@@ -172,6 +331,9 @@ ClusterOption = Annotated[str | None, typer.Option(
 
 def _settings(config: str | None, isolated: bool) -> Settings:
     """The configuration a command runs with; a bad file or key is one line naming them, exit 2."""
+    from ..check.config import ConfigError, resolve_settings
+    from ..views.terminal import shown
+
     if config is not None and isolated:
         raise typer.BadParameter("give --config FILE or --isolated, not both", param_hint="--config/--isolated")
     try:
@@ -183,6 +345,8 @@ def _settings(config: str | None, isolated: bool) -> Settings:
 
 def _configured_format(settings: Settings) -> OutputFormat:
     """The configuration's ``format`` (text when it sets none); a value that is no format exits 2."""
+    from ..views.terminal import shown
+
     if settings.format is None:
         return OutputFormat.text
     try:
@@ -195,6 +359,11 @@ def _configured_format(settings: Settings) -> OutputFormat:
 
 def _screen(settings: Settings, baseline: str | None, record: bool) -> Screen | None:
     """The baseline between validator and report (None when none applies); per-file ignores are the validator's."""
+    if baseline is None and not record:
+        return None
+    from ..check.baseline import Baseline, BaselineError, Screen
+    from ..views.terminal import shown
+
     known = None
     if baseline is not None:
         try:
@@ -224,6 +393,13 @@ def _selection_note(settings: Settings, *given: list[str] | None) -> str:
 def _write_baseline(target: str, recorded: Counter[Key], quiet: bool, summary: Summary | None = None) -> None:
     """Write the baseline file; one line on standard error says how many it holds and what was read (not with
     -q), the only line ``--write-baseline`` prints."""
+    from rich.console import Console
+    from rich.text import Text
+
+    from ..check.baseline import write_baseline as write_baseline_file
+    from ..views.terminal import shown
+    from ..views.writers import quantity, summary_line
+
     try:
         count = write_baseline_file(target, recorded)
     except OSError as error:
@@ -236,9 +412,20 @@ def _write_baseline(target: str, recorded: Counter[Key], quiet: bool, summary: S
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"drawlog {__version__} ({'compiled' if COMPILED else 'pure-Python'} engine; "
+        typer.echo(f"drawlog {__version__} ({'compiled' if _engine_compiled() else 'pure-Python'} engine; "
                    f"log format {LOG_FORMAT})")
         raise typer.Exit()
+
+
+def _engine_compiled() -> bool:
+    """Whether the rules engine is compiled (mypyc): told from the file its module loads from, without loading it.
+
+    The same answer as :data:`drawlog.COMPILED`, which imports the engine to ask it.
+    """
+    import importlib.util
+
+    spec = importlib.util.find_spec("drawlog.engine.rounds")
+    return spec is not None and spec.origin is not None and not spec.origin.endswith(".py")
 
 
 @app.callback()
@@ -257,5 +444,6 @@ class Variant(str, Enum):
 
 
 def main() -> None:
-    """Entry point of the ``drawlog`` script."""
+    """Run the command line (``sys.argv``), importing only the command module it needs (start-up time)."""
+    app.load(modules_for(sys.argv[1:]))
     app()

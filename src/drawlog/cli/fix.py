@@ -9,14 +9,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
-from rich.console import Console
-from rich.text import Text
 
 from ..errors import WriteFailed
 from ..views.terminal import shown
 from .app import EXIT_CLEAN, EXIT_ERRORS, EXIT_UNUSABLE, app
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from ..check.fix import FixResult
 
 #: What to do about the errors fix leaves alone, by the first letter of their code.
@@ -59,6 +59,9 @@ def fix(
     claim that cannot be put right is left (a forfeit naming someone not playing), 2 the command
     could not run (unreadable log, -o naming the log itself).
     """
+    from rich.console import Console
+    from rich.text import Text
+
     from ..check.fix import CannotFix, fix_lines, read_log
     from ..errors import InputError
     from ..log.reader import Source, expand_paths
@@ -140,6 +143,8 @@ def _value(value: Any) -> str:
 
 def _print_text(console: Console, result: FixResult, file: str, output: str, lines: int) -> None:
     """A line per change, then what was left alone (with hints) and a summary line."""
+    from rich.text import Text
+
     for change in result.changes:
         where = f"round {change.round} " if change.round is not None and change.event == "round_end" else ""
         console.print(Text.assemble(f"{shown(change.file)}:{change.line}: ", (change.code, "yellow"),

@@ -8,15 +8,8 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
-from rich.text import Text
 
 from ..errors import WriteFailed
-from ..log.reader import expand_paths
-from ..play.recording import open_output
-from ..views.frames import write_output
-from ..views.terminal import shown
-from ..views.writers import quantity
 from .app import (
     EXIT_UNUSABLE,
     app,
@@ -62,7 +55,14 @@ def filter_matches(
     """
     import tempfile
 
+    from rich.console import Console
+    from rich.text import Text
+
     from ..check.extract import Criteria, MatchFilter, safe_name
+    from ..log.reader import expand_paths
+    from ..play.recording import open_output
+    from ..views.terminal import shown
+    from ..views.writers import quantity
 
     if valid and invalid:
         raise typer.BadParameter("give --valid or --invalid, not both", param_hint="--valid/--invalid")
@@ -115,6 +115,8 @@ def filter_matches(
 
 def _some_ids(ids: list[str], few: int = 5) -> str:
     """"matches in it: a, b, c, d, e, … (57 in all)": a few of ``ids``, then a count."""
+    from ..views.terminal import shown
+
     if not ids:
         return "it starts no match"
     listed = ", ".join(shown(each) for each in ids[:few])
@@ -148,12 +150,16 @@ def replay(
     = None,
 ) -> None:
     """Show one match move by move: the board, hands, stock, legal moves and violations after each event."""
+    from rich.console import Console
+
     from ..check.walkthrough import Selection, match_ids, split_location, walk, what_is_at
     from ..errors import InputError
     from ..log.reader import Source
     from ..views.board import frames_json, render_frames
     from ..views.board_svg import board_svg
+    from ..views.frames import write_output
     from ..views.language import UnknownLanguage, catalog
+    from ..views.terminal import shown
 
     try:
         words = catalog(lang)

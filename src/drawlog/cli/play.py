@@ -7,27 +7,9 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
-from rich.text import Text
 
 from ..errors import WriteFailed
-from ..play.bots import BOTS
-from ..play.recording import encode_faults, open_output, record
-from ..play.simulate import (
-    MAX_ROUNDS,
-    RULE_KEYS,
-    EndlessMatches,
-    SimulationOptions,
-    Simulator,
-    check_options,
-    default_match_prefix,
-)
-from ..views.frames import write_output
-from ..views.terminal import shown
-from ..views.writers import (
-    quantity,
-    results_table,
-)
+from ..play.bot_names import BOT_NAMES
 from .app import (
     EXIT_UNUSABLE,
     Variant,
@@ -46,6 +28,8 @@ class Players(str, Enum):
 
 def _house_rules(given: list[str]) -> dict[str, int]:
     """``--rules hand=5,reserve=3`` (repeatable) as a dict; a bad key or value is a usage error."""
+    from ..play.simulate import RULE_KEYS
+
     rules: dict[str, int] = {}
     for item in (part.strip() for option in given for part in option.split(",") if part.strip()):
         key, equals, value = item.partition("=")
@@ -67,7 +51,7 @@ def simulate(
     output: Annotated[str, typer.Option("--output", "-o", metavar="FILE", help="Log file (.jsonl, .jsonl.gz, .jsonl.zst) or - "
                                                                "for standard output.")] = "-",
     bots: Annotated[str, typer.Option(metavar="BOTS", help=f"Bots by seat, comma-separated, repeated round the table "
-                                           f"({', '.join(BOTS)}).")] = "random",
+                                           f"({', '.join(BOT_NAMES)}).")] = "random",
     stock: Annotated[bool, typer.Option("--stock/--no-stock", help="Log the stock in draw order.")] = True,
     seq: Annotated[bool, typer.Option("--seq", help="Log seq numbers.")] = False,
     timestamps: Annotated[bool, typer.Option("--timestamps", help="Log RFC 3339 timestamps (ts).")] = False,
@@ -93,10 +77,26 @@ def simulate(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, no results table.")] = False,
 ) -> None:
     """Play matches with built-in bots on the rules engine and write them in log format v1."""
+    from rich.console import Console
+    from rich.text import Text
+
+    from ..play.recording import encode_faults, open_output, record
+    from ..play.simulate import (
+        MAX_ROUNDS,
+        EndlessMatches,
+        SimulationOptions,
+        Simulator,
+        check_options,
+        default_match_prefix,
+    )
+    from ..views.frames import write_output
+    from ..views.terminal import shown
+    from ..views.writers import quantity, results_table
+
     lineup = [name.strip() for name in bots.split(",") if name.strip()]
-    unknown = [name for name in lineup if name not in BOTS]
+    unknown = [name for name in lineup if name not in BOT_NAMES]
     if unknown or not lineup:
-        raise typer.BadParameter(f"unknown bot {shown(', '.join(unknown)) or '(none)'}; choose from {', '.join(BOTS)}",
+        raise typer.BadParameter(f"unknown bot {shown(', '.join(unknown)) or '(none)'}; choose from {', '.join(BOT_NAMES)}",
                                  param_hint="--bots")
     if faults > 0 and faults_file is None:
         if output == "-":

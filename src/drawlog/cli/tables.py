@@ -8,22 +8,12 @@ import time
 from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
-from rich.console import Console
-from rich.text import Text
 
-from ..check.replay import MAX_OPEN_MATCHES
-from ..check.validator import Validator
-from ..check.violations import MAX_PER_LINE, MAX_PER_MATCH, Summary
+from ..check.limits import MAX_OPEN_MATCHES, MAX_PER_LINE, MAX_PER_MATCH
 from ..errors import NothingRead, OutputBusy, OutputError
-from ..views.frames import beyond_calendar, frame_table, write_frame
-from ..views.terminal import make_console, shown
-from ..views.writers import (
-    quantity,
-    summary_line,
-)
 from .app import (
     EXIT_CLEAN,
     EXIT_ERRORS,
@@ -38,6 +28,11 @@ from .app import (
     _settings,
     app,
 )
+
+if TYPE_CHECKING:  # imported where used, not to list the commands (start-up time)
+    from rich.console import Console
+
+    from ..check.violations import Summary
 
 
 class FrameFormat(str, Enum):
@@ -93,10 +88,21 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
     for each file (``per-file-ignores``); the replay checks every rule. The caps are ``validate``'s, so
     both report the same violations.
     """
-    from rich.progress import BarColumn, Progress, SpinnerColumn, TaskProgressColumn, TextColumn, TimeElapsedColumn
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        SpinnerColumn,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+    from rich.text import Text
 
     from ..api import read_stats, write_stats
+    from ..check.validator import Validator
     from ..log.remote import is_url
+    from ..views.terminal import shown
 
     if not is_url(out):  # an input inside --out would be deleted by the swap
         target = os.path.realpath(out)
@@ -191,6 +197,10 @@ def _bytes_to_read(paths: list[str]) -> int | None:
 
 def _print_unreadable(console: Console, unreadable: list[tuple[str, int | None, str]]) -> None:
     """One line per unreadable input (F007): file (and line), and why."""
+    from rich.text import Text
+
+    from ..views.terminal import shown
+
     for file, line, message in unreadable:
         where = f"{file}:{line}" if line else file
         console.print(Text.assemble(("F007", "red"), f" {shown(where)}: {shown(message)}"), soft_wrap=True)
@@ -212,6 +222,12 @@ def stats(
     max_open_matches: MaxOpenMatchesOption = MAX_OPEN_MATCHES,
 ) -> None:
     """Replay the logs and write matches, rounds, players, moves and violations as Parquet tables."""
+    from rich.console import Console
+    from rich.text import Text
+
+    from ..views.terminal import shown
+    from ..views.writers import summary_line
+
     summary = _write_stats(paths, out, partition_by, "stats", quiet, jobs, cluster=cluster,
                            max_per_match=max_per_match or MAX_PER_MATCH, max_per_line=max_per_line or MAX_PER_LINE,
                            max_open_matches=max_open_matches)
@@ -252,7 +268,12 @@ def audit(
     Exit status, as validate's: 0 no errors, 1 errors found (or warnings with --strict), 2 nothing could
     be read. The tables are written in every case but 2.
     """
+    from rich.text import Text
+
     from ..tables.reports import audit_summary
+    from ..views.frames import frame_table
+    from ..views.terminal import make_console, shown
+    from ..views.writers import quantity, summary_line
 
     settings = _settings(config, isolated)
     try:
@@ -292,6 +313,8 @@ def _frame_format(fmt: FrameFormat | None, output: str | None) -> FrameFormat:
 
     A ``fmt`` that contradicts the extension is a one-line usage error (exit 2).
     """
+    from ..views.terminal import shown
+
     implied = FORMAT_OF_EXTENSION.get(Path(output).suffix.lower()) if output not in (None, "-") else None
     if output not in (None, "-") and implied is None and fmt is None and not _is_device(output):
         known = ", ".join(FORMAT_OF_EXTENSION)
@@ -317,6 +340,11 @@ def _is_device(output: str) -> bool:
 
 def _frame_command(compute, fmt: FrameFormat | None, output: Optional[str]) -> None:  # noqa: ANN001
     """Compute a table and write it in ``fmt`` to ``output``; a folder that ``compute`` refuses is a usage error."""
+    from rich.console import Console
+
+    from ..views.frames import beyond_calendar, write_frame
+    from ..views.terminal import shown
+
     fmt = _frame_format(fmt, output)
     if fmt is FrameFormat.parquet and output in (None, "-") and sys.stdout.isatty():
         raise typer.BadParameter("parquet goes to a file: add -o FILE", param_hint="--format")
@@ -343,6 +371,7 @@ def query(
 
     from ..tables.reports import query as run_query
     from ..tables.stats import TABLES
+    from ..views.terminal import shown
 
     def compute():  # noqa: ANN202
         try:

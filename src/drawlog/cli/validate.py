@@ -6,29 +6,13 @@ import dataclasses
 import os
 import sys
 from collections.abc import Callable
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
-import msgspec
 import typer
-from rich.console import Console
 
-from ..atomic import AtomicFile
-from ..check.baseline import Screen
-from ..check.replay import MAX_OPEN_MATCHES
-from ..check.rules import RULES, Rule, find_rule
-from ..check.validator import Validator
-from ..check.violations import MAX_PER_LINE, MAX_PER_MATCH, Summary, Violation
+from ..check.limits import MAX_OPEN_MATCHES, MAX_PER_LINE, MAX_PER_MATCH
 from ..errors import ClusterError, InputError, WriteFailed
-from ..log.events import json_schema
-from ..log.reader import Source, expand_paths, printable
-from ..views.progress import ValidateProgress
-from ..views.terminal import make_console, shown
-from ..views.writers import (
-    STATISTICS_FORMATS,
-    GuardedStream,
-    Writer,
-    make_writer,
-)
+from ..views.streams import STATISTICS_FORMATS, GuardedStream
 from .app import (
     EXIT_CLEAN,
     EXIT_ERRORS,
@@ -49,6 +33,15 @@ from .app import (
     _write_baseline,
     app,
 )
+
+if TYPE_CHECKING:  # the library is imported by the commands that use it, not to list the commands (start-up time)
+    from ..atomic import AtomicFile
+    from ..check.baseline import Screen
+    from ..check.rules import Rule
+    from ..check.validator import Validator
+    from ..check.violations import Summary
+    from ..log.sources import Source
+    from ..views.progress import ValidateProgress
 
 
 @app.command()
@@ -118,6 +111,9 @@ def validate(
 
     Exit status: 0 no errors, 1 errors found (or warnings with --strict), 2 nothing could be read.
     """
+    from ..log.reader import expand_paths
+    from ..views.terminal import shown
+
     if cluster is not None and fail_fast:
         raise typer.BadParameter("--fail-fast stops at the first error, which one process reading in order finds: "
                                  "drop --cluster or --fail-fast", param_hint="--cluster/--fail-fast")
@@ -173,6 +169,8 @@ def validate(
 
 def _named_stdin(item: Source | InputError, name: str | None) -> Source | InputError:
     """Standard input under ``--stdin-filename``'s name; anything else as it is."""
+    from ..log.sources import Source
+
     if name is not None and isinstance(item, Source) and item.path is None:
         return dataclasses.replace(item, name=name)
     return item
@@ -180,6 +178,9 @@ def _named_stdin(item: Source | InputError, name: str | None) -> Source | InputE
 
 def _open_report(target: str) -> AtomicFile:
     """``-o FILE`` opened for writing, in place only once whole; exit 2 with one line when it cannot be."""
+    from ..atomic import AtomicFile
+    from ..views.terminal import shown
+
     try:
         return AtomicFile(target, "w", encoding="utf-8")
     except OSError as error:
@@ -204,6 +205,13 @@ def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: froz
     a report written to a file, unless ``quiet``; text bound for the same
     terminal is printed through the bar's console, above the bar.
     """
+    from ..check.validator import Validator
+    from ..log.reader import printable
+    from ..log.sources import Source
+    from ..views.progress import ValidateProgress
+    from ..views.terminal import make_console
+    from ..views.writers import RootsOnly, make_writer
+
     errors = make_console(sys.stderr, color)
     bar = not quiet and errors.is_terminal and sys.stderr.isatty() and (fmt == "text" or statistics or to_file)
     console = errors if bar and not to_file and _same_terminal() else make_console(stream, color)
@@ -252,35 +260,6 @@ def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: froz
     return validator.summary, unread
 
 
-class RootsOnly(Writer):
-    """A writer's stand-in that passes on every violation but the follow-ons (``--hide-follow-ons``)."""
-
-    def __init__(self, writer: Writer) -> None:
-        super().__init__(writer.stream)
-        self.writer = writer
-
-    def start_file(self, file: str) -> None:
-        """As the writer does."""
-        self.writer.start_file(file)
-
-    def add(self, violation: Violation) -> None:
-        """Hand ``violation`` to the writer unless it follows from an earlier one."""
-        if violation.follows is None:
-            self.writer.add(violation)
-
-    def end_file(self) -> None:
-        """As the writer does."""
-        self.writer.end_file()
-
-    def poll(self) -> None:
-        """As the writer does."""
-        self.writer.poll()
-
-    def finish(self, summary: Summary) -> None:
-        """As the writer does."""
-        self.writer.finish(summary)
-
-
 def _parts(inputs: list[Source | InputError], jobs: int) -> list[range]:
     """The parts ``jobs`` processes would validate (none with standard input: one process reads it)."""
     from ..check.pool import is_standard_input, plan_parts
@@ -296,6 +275,7 @@ def _validate_in_parallel(inputs: list[Source | InputError], parts: list[range],
 
     from ..check.parallel import validate_in_parallel
     from ..check.parts import PartOptions
+    from ..views.terminal import shown
 
     summary = validator.summary
     options = PartOptions.of(validator)
@@ -348,6 +328,11 @@ def rule(
 
     `drawlog rule --format concise` lists every rule, one a line.
     """
+    import msgspec
+    from rich.console import Console
+
+    from ..check.rules import RULES, find_rule
+
     if show_all and code is not None:
         raise typer.BadParameter(f"give a rule code ({code}) or --all, not both", param_hint="CODE/--all")
     if show_all or (code is None and output_format is RuleFormat.concise):
@@ -377,6 +362,8 @@ def rule(
 
 def _rule_lines(chosen: list[Any]) -> None:
     """One line per rule: code, name, severity and what it checks; on a terminal, what it checks is cut to fit."""
+    from ..views.terminal import make_console
+
     console = make_console(sys.stdout)
     width = console.width if console.is_terminal else None
     severities = [f"{item.severity}{', retired' if item.retired else ''}" for item in chosen]
@@ -391,4 +378,8 @@ def _rule_lines(chosen: list[Any]) -> None:
 @app.command()
 def schema() -> None:
     """Print the JSON Schema of one log line (format v1)."""
+    import msgspec
+
+    from ..log.events import json_schema
+
     typer.echo(msgspec.json.format(msgspec.json.encode(json_schema()), indent=2).decode())

@@ -40,18 +40,27 @@ TILE_BIT: Final[dict[tuple[int, int], int]] = {halves: 1 << tile for halves, til
 
 _HALF: Final = TILE_COUNT // 2
 _HALF_MASK: Final = (1 << _HALF) - 1
+
+
+def _subset_sums(values: tuple[int, ...]) -> list[int]:
+    """``sums[subset]``: the sum of ``values[i]`` over the bits ``i`` of ``subset``, for every subset.
+
+    Built by doubling (the subsets with bit ``i`` are those without it, plus
+    ``values[i]``): a few list comprehensions, quick to import uncompiled too.
+    """
+    sums = [0]
+    for value in values:
+        sums += [total + value for total in sums]
+    return sums
+
+
 # Pip totals of every subset of the low 14 and the high 14 tiles, for a two-lookup pip_total.
-_PIPS_LOW: Final = [0] * (1 << _HALF)
-_PIPS_HIGH: Final = [0] * (1 << _HALF)
-for _subset in range(1, 1 << _HALF):
-    _low_bit = _subset & -_subset
-    _index = _low_bit.bit_length() - 1
-    _PIPS_LOW[_subset] = _PIPS_LOW[_subset ^ _low_bit] + PIPS[_index]
-    _PIPS_HIGH[_subset] = _PIPS_HIGH[_subset ^ _low_bit] + PIPS[_index + _HALF]
+_PIPS_LOW: Final = _subset_sums(PIPS[:_HALF])
+_PIPS_HIGH: Final = _subset_sums(PIPS[_HALF:])
 
 
 #: ``_COUNT[subset]``: how many tiles a 14-bit subset holds, for a two-lookup tile_count.
-_COUNT: Final = [subset.bit_count() for subset in range(1 << _HALF)]
+_COUNT: Final = _subset_sums((1,) * _HALF)
 
 _ID_BY_CODE: Final[list[int]] = [TILE_ID[(code // 7, code % 7)] for code in range(49)]
 _BIT_BY_CODE: Final[list[int]] = [1 << tile for tile in _ID_BY_CODE]

@@ -12,18 +12,7 @@ from typing import Annotated, Any, Literal, Union
 
 import msgspec
 
-FORMAT_VERSION = 1
-#: The minor version of the log format this drawlog reads (``LOG_FORMAT``: "1.2").
-FORMAT_MINOR = 2
-#: The log format as a string, written into the tables' manifest and printed by ``--version``.
-LOG_FORMAT = f"{FORMAT_VERSION}.{FORMAT_MINOR}"
-#: What each minor version of the log format changed (the manifest's ``log_format_changes``).
-LOG_FORMAT_CHANGES = {
-    "1.1": "house rules (match_start.rules), the All Fives variant, a play's claimed points (R308)",
-    "1.2": "All Fives: the target is checked after every play and wins at once (round_end reason \"target\"); "
-           "an early play on the spinner's arm (M212) is applied when the tile matches; match_end.forfeit; "
-           "W405 for a ts that is not RFC 3339",
-}
+from .format import FORMAT_MINOR, FORMAT_VERSION, LOG_FORMAT, LOG_FORMAT_CHANGES  # noqa: F401  (read from here too)
 
 Pip = Annotated[int, msgspec.Meta(ge=0, le=6, description="one half of a tile, 0 (blank) to 6")]
 Tile = Annotated[

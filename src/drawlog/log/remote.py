@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..errors import InputError
+from .compressed import GZIP_MAGIC, decompressed, is_zstd, read_all
+from .sources import Source, is_log_name
 
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]+://")
 #: What a URL without fsspec installed says.
@@ -49,12 +51,10 @@ def _why(error: BaseException) -> str:
 def expand_url(url: str, seen: set[str]) -> Iterator[Any]:
     """The log files at ``url`` (a file, or a folder searched recursively, sorted) as sources.
 
-    Yields :class:`~drawlog.log.reader.Source` (``url`` set) or an
+    Yields :class:`~drawlog.log.sources.Source` (``url`` set) or an
     :class:`~drawlog.errors.InputError` in place of what cannot be used; a URL
     met twice is read once.
     """
-    from .reader import Source, is_log_name
-
     try:
         fs, path = url_filesystem(url)
         if fs.isdir(path):
@@ -80,8 +80,6 @@ def expand_url(url: str, seen: set[str]) -> Iterator[Any]:
 def url_chunks(name: str, url: str, on_ratio: Callable[[int], None] | None = None,
                inflated: list[bool] | None = None) -> Iterator[bytes]:
     """The decompressed data of the file at ``url`` in chunks (what :func:`~drawlog.log.reader.read_blocks` reads)."""
-    from .reader import _GZIP_MAGIC, _read_all, decompressed, is_zstd
-
     try:
         fs, path = url_filesystem(url)
         raw = fs.open(path, "rb")
@@ -91,9 +89,9 @@ def url_chunks(name: str, url: str, on_ratio: Callable[[int], None] | None = Non
         head = raw.read(4)
         raw.seek(0)
         lower = path.lower()
-        gz = lower.endswith(".gz") or (not lower.endswith(".zst") and head.startswith(_GZIP_MAGIC))
+        gz = lower.endswith(".gz") or (not lower.endswith(".zst") and head.startswith(GZIP_MAGIC))
         zst = lower.endswith(".zst") or (not gz and is_zstd(head))
         if not (gz or zst):
-            yield from _read_all(raw)
+            yield from read_all(raw)
             return
         yield from decompressed(raw, "gzip" if gz else "zstd", name, on_ratio, inflated)

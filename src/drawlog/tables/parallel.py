@@ -41,6 +41,7 @@ from ..errors import InputError
 from ..log.reader import Source
 from .sinks import MOVE_PARQUET, ROWS_PER_GROUP, WriterThread, open_writer
 from .stats import ENDED_KEPT, SCHEMAS, WRITE_SCHEMAS, StatsRecorder
+from .writing import write_in_one_process
 
 _KEY_COLUMNS = ("tournament", "table_name", "variant")
 
@@ -57,8 +58,6 @@ def stats_part(part: Part, parquet: bool = False, ended: list[tuple[str, str | N
     ``ended``: the keys of the matches earlier parts lately ended
     (:meth:`EndedKeys.kept`), for a part replayed knowing them.
     """
-    from .dataset import _write_in_one_process
-
     validator = part.options.validator()
     if part.seen:
         validator.replay.started_before(part.seen)
@@ -77,7 +76,7 @@ def stats_part(part: Part, parquet: bool = False, ended: list[tuple[str, str | N
             misses.append((count, match, ended.rows + len(ended.pending)))
         count += 1
 
-    summary, rows = _write_in_one_process(_announced(part, progress), Path(part.folder), validator,
+    summary, rows = write_in_one_process(_announced(part, progress), Path(part.folder), validator,
                                           arrow=not parquet, threaded=False, watch=watch, ended=ended)
     return PartResult(summary, notes.starts(), rows=rows, misses=misses)
 

@@ -17,18 +17,14 @@ lazily by polars (filters pushed down to the files).
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
 import uuid
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..check.validator import Validator
-from ..check.violations import Summary
 from ..errors import OutputError
 from ..log.remote import url_filesystem
-from .dataset import MANIFEST, TABLE_FORMAT, write_tables
+from .output import MANIFEST
+from .reading import TABLE_FORMAT, open_local_tables
 from .stats import TABLES
 
 #: In a folder at a URL while a commit is under way (and after one cut short).
@@ -101,31 +97,8 @@ def remove(fs: Any, path: str) -> None:
         pass
 
 
-def write_tables_at_url(paths: Sequence[str], url: str, partition_by: str | None = None,
-                        validator: Validator | None = None, jobs: int = 1,
-                        codes: frozenset[str] | None = None) -> Summary:
-    """:func:`~drawlog.tables.dataset.write_tables` to a URL: written locally, uploaded, committed."""
-    fs, path = target(url)
-    local = local_path(fs, path)
-    if local is not None:
-        return write_tables(paths, local, partition_by, validator=validator, jobs=jobs, codes=codes)
-    check_remote_out(fs, path, url)
-    scratch = Path(tempfile.mkdtemp(prefix="drawlog-"))
-    staging = staging_path(path)
-    try:
-        summary = write_tables(paths, scratch / "tables", partition_by, validator=validator, jobs=jobs, codes=codes)
-        upload(scratch / "tables", fs, staging)
-        commit(fs, staging, path)
-    except BaseException:
-        remove(fs, staging)
-        raise
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-    return summary
-
-
 def open_tables_at_url(url: str) -> dict[str, Any]:
-    """The tables at ``url`` as polars LazyFrames (see :func:`~drawlog.tables.dataset.open_tables`)."""
+    """The tables at ``url`` as polars LazyFrames (see :func:`~drawlog.tables.reading.open_local_tables`)."""
     import polars as pl
     import pyarrow as pa
     import pyarrow.dataset as ds
@@ -134,9 +107,7 @@ def open_tables_at_url(url: str) -> dict[str, Any]:
     fs, path = target(url)
     local = local_path(fs, path)
     if local is not None:
-        from .dataset import open_tables
-
-        frames: dict[str, Any] = open_tables(local)
+        frames: dict[str, Any] = open_local_tables(local)
         return frames
     again = f"write it again with `drawlog stats LOGS --out {url}`"
     if not fs.isfile(f"{path}/{MANIFEST}"):
@@ -205,4 +176,4 @@ def is_remote_folder(out: str) -> bool:
     return local_path(fs, path) is None
 
 
-__all__ = ["COMMITTING", "check_remote_out", "commit", "open_tables_at_url", "upload", "write_tables_at_url"]
+__all__ = ["COMMITTING", "check_remote_out", "commit", "open_tables_at_url", "upload"]

@@ -41,7 +41,7 @@ from ..check.violations import Summary, Violation
 from .line_order import LineOrder
 from .plain_table import styled
 from .terminal import RICH, STYLED, make_console, shown, write_drawn, writing_mode
-from .writers import Writer, code_style, verdict
+from .writer_base import Writer, code_style, verdict
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

@@ -12,12 +12,13 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeRemainingColumn
+from ..log.sources import Source
 
-from ..log.reader import Source
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
 
 _MEGABYTE = 1e6
 
@@ -80,14 +81,19 @@ class ValidateProgress:
                 self.sizes[index] = stored_size(path) if path is not None else (0, None)
         self.total_files = len(sources)
         total = sum(size for size, _ in self.sizes.values())
-        self.progress = Progress(
-            SpinnerColumn(), TextColumn("validating"), BarColumn(),
-            TextColumn("{task.fields[files]:,}/{task.fields[total_files]:,} files"),
-            TextColumn("{task.fields[megabytes]:,.1f}/{task.fields[total_megabytes]:,.1f} MB"),
-            TimeRemainingColumn(), console=console, transient=True, disable=not enabled)
-        self.task = self.progress.add_task("validating", total=total or None, files=0,
-                                           total_files=self.total_files, megabytes=0.0,
-                                           total_megabytes=total / _MEGABYTE)
+        #: The bar (None when not shown: rich's progress is not even imported then, start-up time).
+        self.progress: Progress | None = None
+        if enabled:
+            from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeRemainingColumn
+
+            self.progress = Progress(
+                SpinnerColumn(), TextColumn("validating"), BarColumn(),
+                TextColumn("{task.fields[files]:,}/{task.fields[total_files]:,} files"),
+                TextColumn("{task.fields[megabytes]:,.1f}/{task.fields[total_megabytes]:,.1f} MB"),
+                TimeRemainingColumn(), console=console, transient=True)
+            self.task = self.progress.add_task("validating", total=total or None, files=0,
+                                               total_files=self.total_files, megabytes=0.0,
+                                               total_megabytes=total / _MEGABYTE)
         self._done = 0.0  # bytes of the files already read
         self._file_size = 0
         self._ratio = 0.0  # stored bytes per decompressed byte of the file being read (0: unknown)
@@ -96,11 +102,13 @@ class ValidateProgress:
         self._reading: dict[int, float] = {}  # stored bytes read of each input workers are reading
 
     def __enter__(self) -> ValidateProgress:
-        self.progress.__enter__()
+        if self.progress is not None:
+            self.progress.__enter__()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.progress.__exit__(None, None, None)
+        if self.progress is not None:
+            self.progress.__exit__(None, None, None)
 
     def start_file(self, index: int) -> None:
         """The ``index``-th input is about to be read."""
@@ -141,4 +149,5 @@ class ValidateProgress:
 
     def _show(self) -> None:
         read = self._done + self._file_done
+        assert self.progress is not None  # (called only when enabled)
         self.progress.update(self.task, completed=read, files=self._files, megabytes=read / _MEGABYTE)

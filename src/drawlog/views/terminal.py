@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
-from rich.console import Console, ConsoleOptions
-from rich.segment import Segment
-from rich.text import Text
+if TYPE_CHECKING:  # imported where used, not to list the commands (start-up time)
+    from rich.console import Console, ConsoleOptions
+    from rich.segment import Segment
+    from rich.text import Text
 
 #: The width of text written to a file or pipe: no terminal to fit, so rows are not folded to 80 columns.
 UNBOUNDED_WIDTH = 1000
@@ -29,6 +30,8 @@ def make_console(stream: IO[str], color: str = "auto") -> Console:
     ``FORCE_COLOR`` have their say), ``always`` colours a file or pipe too,
     ``never`` writes no escape sequence at all.
     """
+    from rich.console import Console
+
     if color == "never":
         console = Console(file=stream, highlight=False, emoji=False, color_system=None)
     else:
@@ -65,6 +68,8 @@ class Drawn:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Segment]:
         """The text as one segment, written unchanged."""
+        from rich.segment import Segment
+
         yield Segment(self.text)
 
 
@@ -94,6 +99,8 @@ def _is_terminal(stream: IO[str]) -> bool:
 
 def literal(text: str, style: str = "") -> Text:
     """``text`` as a table cell printed as it is: no markup, no emoji codes, control characters escaped."""
+    from rich.text import Text
+
     return Text(shown(text), style=style, end="")
 
 

@@ -14,125 +14,54 @@ sequences to the terminal. JSON keeps the exact strings.
 
 from __future__ import annotations
 
-import errno
-import io
 import shlex
 import time
 from collections import Counter
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING
 
 import msgspec
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from ..check.rules import RULES_BY_CODE
 from ..check.violations import Summary, Violation
-from ..errors import WriteFailed
 from .plain_table import Column, Piece, plain_table, styled
+from .streams import (
+    COLORS,
+    FORMATS,
+    STANDARD_OUTPUT,
+    STATISTICS_FORMATS,
+    ClosedOutput,
+    GuardedStream,
+)
 from .terminal import RICH, STYLED, literal, make_console, shown, write_drawn, writing_mode
+from .writer_base import Writer, code_style, quantity, summary_line, verdict
 
-FORMATS = ("text", "concise", "json", "jsonl", "github", "sarif", "junit", "gitlab")
-#: The formats ``--statistics`` prints counts in; the others are annotations or reports, which counts do not fit.
-STATISTICS_FORMATS = ("text", "concise", "json", "jsonl")
-COLORS = ("auto", "always", "never")
+if TYPE_CHECKING:  # imported where used, not to list the commands (start-up time)
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+__all__ = [
+    "COLORS",
+    "FORMATS",
+    "STANDARD_OUTPUT",
+    "STATISTICS_FORMATS",
+    "ClosedOutput",
+    "GuardedStream",
+    "RootsOnly",
+    "Writer",
+    "code_style",
+    "make_writer",
+    "quantity",
+    "summary_line",
+    "verdict",
+]
 
 #: The most violations one table of the text output holds: a longer file's rows go on in further tables.
 ROWS_PER_TABLE = 1_000
 #: Rows of the text output held longer than this (seconds) are printed, even in the middle of a file.
 FLUSH_SECONDS = 1.0
 
-#: How :class:`WriteFailed` names standard output.
-STANDARD_OUTPUT = "standard output"
-
 _encoder = msgspec.json.Encoder()
-
-
-class ClosedOutput(io.TextIOBase):
-    """Standard output when the process was started without one (``drawlog … >&-``): writing fails.
-
-    Python leaves ``sys.stdout`` None then; this stands in, so that a command
-    whose output goes to a file runs as usual and one that writes to standard
-    output fails like any other write (one line, exit 2), as ``cat`` does.
-    """
-
-    def write(self, data: Any) -> int:
-        """Fail: there is nowhere to write."""
-        raise OSError(errno.EBADF, "standard output is closed")
-
-    def isatty(self) -> bool:
-        """Not a terminal."""
-        return False
-
-    @property
-    def encoding(self) -> str:  # type: ignore[override]
-        """UTF-8, as drawlog writes."""
-        return "utf-8"
-
-    @property
-    def buffer(self) -> ClosedOutput:
-        """Itself: the binary stream fails the same way."""
-        return self
-
-
-class GuardedStream:
-    """A stream whose failed writes and flushes raise :class:`WriteFailed` naming ``target``.
-
-    Everything else is the wrapped stream's; ``buffer`` (the binary stream under
-    a text stream) is guarded too. A missing stream (None: closed when the
-    process began) is a :class:`ClosedOutput`.
-    """
-
-    def __init__(self, wrapped: Any, target: str = STANDARD_OUTPUT) -> None:
-        self.wrapped = wrapped if wrapped is not None else ClosedOutput()
-        self.target = target
-
-    def write(self, data: Any) -> int:
-        """Write ``data`` to the wrapped stream."""
-        try:
-            return self.wrapped.write(data)
-        except OSError as error:
-            raise WriteFailed(self.target, error) from error
-
-    def flush(self) -> None:
-        """Flush the wrapped stream."""
-        try:
-            self.wrapped.flush()
-        except OSError as error:
-            raise WriteFailed(self.target, error) from error
-
-    @property
-    def buffer(self) -> GuardedStream:
-        """The wrapped text stream's binary stream, guarded."""
-        return GuardedStream(self.wrapped.buffer, self.target)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.wrapped, name)
-
-
-class Writer:
-    """Base writer: ``add`` each violation, then ``finish`` with the summary."""
-
-    def __init__(self, stream: IO[str]) -> None:
-        self.stream = stream
-
-    def start_file(self, file: str) -> None:
-        """An input named ``file`` (as violations name it) is about to be read."""
-
-    def add(self, violation: Violation) -> None:
-        """Take one violation (in the order found)."""
-
-    def end_file(self) -> None:
-        """The input begun last has been read (or the run stops in it)."""
-
-    def poll(self) -> None:
-        """Called now and then while reading (every block of lines): print what waited too long."""
-
-    #: What limited the report (``select: W``), said by the verdict of text and concise output.
-    note: str = ""
-
-    def finish(self, summary: Summary) -> None:
-        """Write what is left, given the run's summary."""
 
 
 class JsonWriter(Writer):
@@ -193,68 +122,6 @@ class GithubWriter(Writer):
         where = f"match {violation.match}: " if violation.match else ""
         text = where + violation.message + violation.follows_text()
         self.stream.write(f"::{level} {','.join(props)}::{_escape_data(text)}\n")
-
-
-def quantity(number: int, noun: str, plural: str | None = None) -> str:
-    """``1 match``, ``2 matches``: the number with the noun in the right number (``noun + "s"`` unless given)."""
-    return f"{number:,} {noun if number == 1 else plural or noun + 's'}"
-
-
-def _follow_ons(count: int) -> str:
-    """``3 follow-ons among the`` before the count of errors; empty when none follows from another."""
-    return f"{quantity(count, 'follow-on')} among the " if count else ""
-
-
-def summary_line(summary: Summary) -> str:
-    """One line of counts: files, lines, events, matches, errors, warnings."""
-    parts = [
-        quantity(summary.files, "file"),
-        quantity(summary.lines, "line"),
-        quantity(summary.events, "event"),
-        f"{quantity(summary.matches, 'match', 'matches')} ({summary.valid_matches:,} valid)",
-        _follow_ons(summary.follow_ons) + quantity(summary.errors, "error"),
-        quantity(summary.warnings, "warning"),
-    ]
-    skipped = summary.blank_lines + summary.invalid_lines
-    if skipped:
-        parts.insert(3, f"{quantity(skipped, 'line')} skipped ({summary.blank_lines:,} blank, "
-                        f"{summary.invalid_lines:,} invalid)")
-    if summary.unreadable:
-        parts.insert(1, f"{summary.unreadable:,} unreadable")
-    if summary.decompression:
-        more = len(summary.decompression) - 3
-        parts.append(f"warning: {', '.join(map(shown, summary.decompression[:3]))}"
-                     f"{f' and {more:,} more' if more > 0 else ''} (a compression bomb?)")
-    if summary.closed_early:
-        parts.append(f"{quantity(summary.closed_early, 'match', 'matches')} closed early (--max-open-matches)")
-    if summary.suppressed:
-        parts.append(f"{summary.suppressed:,} more not shown (--max-per-match)")
-    if summary.suppressed_per_line:
-        parts.append(f"{summary.suppressed_per_line:,} more not shown (--max-per-line)")
-    if summary.suppressed_errors:
-        parts.append(f"{quantity(summary.suppressed_errors, 'error')} among those not shown")
-    if summary.baselined:
-        parts.append(f"{summary.baselined:,} in the baseline, not shown")
-    return ", ".join(parts)
-
-
-def verdict(summary: Summary, note: str = "") -> Text:
-    """The last line of text output: ``no errors`` or ``errors found``, then the counts, coloured by the worst.
-
-    When no error is reported but matches are invalid (their errors not selected,
-    or in a baseline), it says ``no errors reported`` and how many are invalid;
-    ``note`` says what limited the report (``select: W``).
-    """
-    errors = summary.errors or summary.suppressed_errors
-    style = "bold red" if errors else ("bold yellow" if summary.warnings else "bold green")
-    invalid = summary.matches - summary.valid_matches
-    if errors:
-        said = "errors found"
-    elif invalid > 0:
-        said = f"no errors reported{f' ({note})' if note else ''}; {quantity(invalid, 'match', 'matches')} invalid"
-    else:
-        said = "no errors"
-    return Text(f"{said}: {summary_line(summary)}", style=style)
 
 
 class TextWriter(Writer):
@@ -337,6 +204,8 @@ class TextWriter(Writer):
 
 def violations_table(violations: list[Violation]) -> Table:
     """The violations as a rich table: line, code (red for errors, yellow for warnings), match, round, player, message."""
+    from rich.table import Table
+
     table = Table(expand=False)
     table.add_column("line", justify="right", style="cyan", overflow="fold")
     table.add_column("code", style="bold", no_wrap=True, min_width=4)
@@ -363,11 +232,6 @@ VIOLATION_COLUMNS = [Column("line", right=True, style="36"), Column("code", min_
 #: The styles of :func:`violations_table` as SGR parameters: the replay command (dim), a file's name over its
 #: table (bold underline).
 _COMMAND, _TITLE = "2", "1;4"
-
-
-def code_style(violation: Violation) -> str:
-    """The SGR parameters of a violation's code in text and concise output: bold yellow (warning) or bold red."""
-    return "1;33" if violation.severity == "warning" else "1;31"
 
 
 def _cells(violation: Violation) -> list[str | list[Piece]]:
@@ -427,6 +291,9 @@ class StatisticsWriter(Writer):
         ]
 
     def finish(self, summary: Summary) -> None:
+        from rich.console import Console
+        from rich.table import Table
+
         if self.as_json:
             self.stream.write(_encoder.encode({"summary": summary, "statistics": self.rows()}).decode() + "\n")
             return
@@ -449,11 +316,38 @@ class StatisticsWriter(Writer):
             console.print(summary_line(summary), soft_wrap=True)
 
 
+class RootsOnly(Writer):
+    """A writer's stand-in that passes on every violation but the follow-ons (``--hide-follow-ons``)."""
+
+    def __init__(self, writer: Writer) -> None:
+        super().__init__(writer.stream)
+        self.writer = writer
+
+    def start_file(self, file: str) -> None:
+        """As the writer does."""
+        self.writer.start_file(file)
+
+    def add(self, violation: Violation) -> None:
+        """Hand ``violation`` to the writer unless it follows from an earlier one."""
+        if violation.follows is None:
+            self.writer.add(violation)
+
+    def end_file(self) -> None:
+        """As the writer does."""
+        self.writer.end_file()
+
+    def poll(self) -> None:
+        """As the writer does."""
+        self.writer.poll()
+
+    def finish(self, summary: Summary) -> None:
+        """As the writer does."""
+        self.writer.finish(summary)
+
+
 def make_writer(fmt: str, stream: IO[str], statistics: bool = False, console: Console | None = None,
                 quiet: bool = False, strict: bool = False) -> Writer:
     """The writer for ``--format`` (and ``--statistics``, ``-q``, ``--strict``); ``console`` prints text, concise."""
-    from .ci_formats import ConciseWriter, GitlabWriter, JunitWriter, SarifWriter
-
     if statistics:
         return StatisticsWriter(stream, as_json=fmt in ("json", "jsonl"), as_lines=fmt == "concise",
                                 console=console, quiet=quiet)
@@ -463,13 +357,16 @@ def make_writer(fmt: str, stream: IO[str], statistics: bool = False, console: Co
         return JsonLinesWriter(stream)
     if fmt == "github":
         return GithubWriter(stream)
-    if fmt == "sarif":
-        return SarifWriter(stream)
-    if fmt == "junit":
-        return JunitWriter(stream, strict=strict)
-    if fmt == "gitlab":
-        return GitlabWriter(stream)
-    if fmt == "concise":
+    if fmt in ("sarif", "junit", "gitlab", "concise"):
+        # imported here, not at the top: the CI formats are rare, and xml's import is heavy (start-up time)
+        from .ci_formats import ConciseWriter, GitlabWriter, JunitWriter, SarifWriter
+
+        if fmt == "sarif":
+            return SarifWriter(stream)
+        if fmt == "junit":
+            return JunitWriter(stream, strict=strict)
+        if fmt == "gitlab":
+            return GitlabWriter(stream)
         return ConciseWriter(stream, console, quiet=quiet)
     return TextWriter(stream, console, quiet=quiet)
 
@@ -479,6 +376,8 @@ RESULT_COLUMNS = ("bot", "matches", "seats", "wins", "win share", "drawn", "mean
 
 def results_table(matches: int, rows: list[tuple[str, ...]]) -> Table:
     """A simulation's results per bot (rows of :data:`RESULT_COLUMNS`, from ``Tally.rows``)."""
+    from rich.table import Table
+
     table = Table(title=f"{matches:,} simulated matches", title_justify="left")
     for column in RESULT_COLUMNS:
         table.add_column(column, justify="left" if column == "bot" else "right")

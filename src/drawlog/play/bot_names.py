@@ -1,0 +1,6 @@
+"""The names of the built-in bots, in a module of their own that the command line reads without importing the
+engine (:data:`~drawlog.play.bots.BOTS` holds the same names; tests/test_startup.py checks it)."""
+
+from __future__ import annotations
+
+BOT_NAMES = ("random", "greedy", "tactician")

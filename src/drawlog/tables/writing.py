@@ -1,0 +1,99 @@
+"""Replaying logs into the five tables in one process: what :func:`~drawlog.tables.dataset.write_tables` does
+alone, and what each worker of :mod:`~drawlog.tables.parallel` does with its part.
+
+Below both (they shared it in a circle before).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from ..check.validator import Validator
+from ..check.violations import Summary, Violation
+from ..errors import InputError
+from ..log.sources import Source
+from .sinks import ROWS_PER_GROUP, MoveSink, TableSink, WriterThread
+from .stats import SCHEMAS, StatsRecorder
+
+
+def write_in_one_process(inputs: Iterable[Source | InputError], folder: Path, validator: Validator,
+                         arrow: bool = False, rows_per_group: int = ROWS_PER_GROUP, threaded: bool = True,
+                         watch: Callable[[StatsRecorder, Violation], None] | None = None,
+                         ended: list[tuple[str, str | None, str | None, str]] | None = None,
+                         ) -> tuple[Summary, dict[str, int]]:
+    """Replay ``inputs`` once, writing the tables into ``folder``; ``threaded``: encode in a writer thread.
+
+    ``watch`` sees each violation just before the recorder adds it to the violations table.
+    ``ended``: the keys of matches lately ended by inputs read before (see
+    :meth:`~drawlog.tables.stats.StatsRecorder.ended_before`).
+    """
+    with _system_memory_pool(), _rarer_collections():
+        suffix = "arrow" if arrow else "parquet"
+        background = WriterThread() if threaded else None
+        sinks = {name: (MoveSink if name == "moves" else TableSink)(folder / f"{name}.{suffix}", schema,
+                                                                    rows_per_group, arrow, background)
+                 for name, schema in SCHEMAS.items()}
+        recorder = StatsRecorder(sinks, lambda: validator.reporter.file)
+        if ended:
+            recorder.ended_before(ended)
+        validator.replay.observer = recorder
+        try:
+            for violation in validator.validate_inputs(inputs):
+                if watch is not None:
+                    watch(recorder, violation)
+                recorder.violation(violation)
+        finally:
+            try:
+                try:
+                    for sink in sinks.values():
+                        sink.flush()
+                finally:
+                    if background is not None:
+                        background.close()  # every row group written before the files are closed
+            finally:
+                validator.replay.observer = None  # (the recorder refers to the validator: no cycle left behind)
+                for sink in sinks.values():
+                    sink.close()
+    return validator.summary, {name: sink.rows for name, sink in sinks.items()}
+
+
+@contextmanager
+def _system_memory_pool() -> Iterator[None]:
+    """Arrow allocates from the C library's malloc meanwhile (unless ``ARROW_DEFAULT_MEMORY_POOL`` chooses).
+
+    Arrow's default, mimalloc, hands freed row groups back to the system and
+    takes fresh (huge, zeroed) pages for the next: about 10 % of the CPU time of
+    a statistics run on the benchmark log, and 35 MB more memory at its peak.
+    """
+    import pyarrow as pa
+
+    if os.environ.get("ARROW_DEFAULT_MEMORY_POOL"):
+        yield
+        return
+    previous = pa.default_memory_pool()
+    pa.set_memory_pool(pa.system_memory_pool())
+    try:
+        yield
+    finally:
+        pa.set_memory_pool(previous)
+
+
+@contextmanager
+def _rarer_collections(young: int = 50_000) -> Iterator[None]:
+    """Python's garbage collector looks at new objects after every ``young`` allocations meanwhile (not 700).
+
+    The buffered rows of the tables are many small containers that live until
+    their row group is written, and the collector went over them again and
+    again: about 7 % of a statistics run's time on the benchmark log. The
+    replay makes no reference cycles, so collecting less often holds no more memory.
+    """
+    threshold = gc.get_threshold()
+    gc.set_threshold(max(threshold[0], young), *threshold[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)
