@@ -410,6 +410,27 @@ def _write_baseline(target: str, recorded: Counter[Key], quiet: bool, summary: S
             Text(f"wrote {quantity(count, 'violation')} to the baseline {shown(target)}{read}"), soft_wrap=True)
 
 
+def refuse_clobber(option: str, output: str | None, inputs: list[str], *, into_folder: bool = False) -> None:
+    """Exit 2 with one line, before anything is written, when ``output`` is one of ``inputs`` or lies in an input
+    folder (see :func:`drawlog.atomic.clobbered_input`: device and inode, links resolved)."""
+    if output is None:
+        return
+    from ..atomic import clobbered_input
+
+    found = clobbered_input(output, inputs, into_folder=into_folder)
+    if found is None:
+        return
+    from ..views.terminal import shown
+
+    name, how = found
+    where = {"is": f"is an input ({shown(name)}), the log itself",
+             "inside": f"is inside the input folder {shown(name)}",
+             "holds": f"holds the input {shown(name)}"}[how]
+    typer.echo(f"Error: {option} {shown(output)} {where}: drawlog never overwrites its input; name another file",
+               err=True)
+    raise typer.Exit(EXIT_UNUSABLE)
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"drawlog {__version__} ({'compiled' if _engine_compiled() else 'pure-Python'} engine; "

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
@@ -12,7 +11,7 @@ import typer
 
 from ..errors import WriteFailed
 from ..views.terminal import shown
-from .app import EXIT_CLEAN, EXIT_ERRORS, EXIT_UNUSABLE, app
+from .app import EXIT_CLEAN, EXIT_ERRORS, EXIT_UNUSABLE, app, refuse_clobber
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -62,6 +61,7 @@ def fix(
     from rich.console import Console
     from rich.text import Text
 
+    from ..atomic import same_file
     from ..check.fix import CannotFix, fix_lines, read_log
     from ..errors import InputError
     from ..log.reader import Source, expand_paths
@@ -76,11 +76,10 @@ def fix(
     if output_format is FixFormat.json and output == "-":
         raise typer.BadParameter("the fixed log and the JSON report cannot both go to standard output: name the "
                                  "fixed log with -o FIXED", param_hint="--format")
-    if log != "-" and output != "-" and _same_file(log, output):
-        raise cannot(f"-o {shown(output)} is the log itself: fix never overwrites a log; name another file")
-    if changes is not None and changes != "-" and (_same_file(changes, output) or
-                                                   (log != "-" and _same_file(changes, log))):
-        raise cannot(f"--changes {shown(changes)} names the log or the fixed copy")
+    refuse_clobber("-o", output, [log])
+    refuse_clobber("--changes", changes, [log])
+    if changes is not None and changes != "-" and same_file(changes, output):
+        raise cannot(f"--changes {shown(changes)} names the fixed copy")
     if log != "-" and Path(log).is_dir():
         raise cannot(f"{shown(log)} is a folder: fix reads one log file")
     found = list(expand_paths([log]))
@@ -113,15 +112,6 @@ def fix(
         console = Console(stderr=output == "-", highlight=False, soft_wrap=True)
         _print_text(console, result, source.name, output, len(text.lines))
     raise typer.Exit(EXIT_ERRORS if result.unfixed_claims else EXIT_CLEAN)
-
-
-def _same_file(first: str, second: str) -> bool:
-    """Whether two paths name the same file (device and inode, links followed); False when either is missing."""
-    try:
-        one, other = os.stat(first), os.stat(second)
-    except (OSError, ValueError):
-        return False
-    return (one.st_dev, one.st_ino) == (other.st_dev, other.st_ino)
 
 
 def _document(result: FixResult, file: str, output: str, lines: int) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from ..errors import WriteFailed
 from .app import (
     EXIT_UNUSABLE,
     app,
+    refuse_clobber,
 )
 
 
@@ -68,6 +69,7 @@ def filter_matches(
         raise typer.BadParameter("give --valid or --invalid, not both", param_hint="--valid/--invalid")
     if split_by is not None and output == "-":
         raise typer.BadParameter("--split-by writes a folder of files: name it with -o DIR", param_hint="--split-by")
+    refuse_clobber("-o", output, paths, into_folder=split_by is not None)
     criteria = Criteria(valid=True if valid else False if invalid else None, players=frozenset(player or []),
                         matches=frozenset(match or []), tournaments=frozenset(tournament or []))
     console = Console(stderr=True, highlight=False)
@@ -166,6 +168,7 @@ def replay(
     except UnknownLanguage as error:
         raise typer.BadParameter(str(error), param_hint="--lang") from None
     path, line = split_location(log)
+    refuse_clobber("-o", output, [path])
     source = Source(path, Path(path)) if path != "-" else Source("-")
     at = at if at is not None else line
     try:

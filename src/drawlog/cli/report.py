@@ -19,7 +19,7 @@ from ..check.violations import Summary
 from ..errors import OutputError, WriteFailed
 from ..views.terminal import shown
 from ..views.writers import summary_line
-from .app import app
+from .app import app, refuse_clobber
 from .tables import _write_stats
 
 if TYPE_CHECKING:
@@ -166,6 +166,7 @@ def report(
     from ..views.report import render_report
 
     _check_output(output)
+    refuse_clobber("-o", output, [*paths, *(logs or [])])
     folder = _statistics_folder(paths)
     with tempfile.TemporaryDirectory(prefix="drawlog-report-") as work:
         if folder is None:

@@ -27,6 +27,7 @@ from .app import (
     Variant,
     _settings,
     app,
+    refuse_clobber,
 )
 
 if TYPE_CHECKING:  # imported where used, not to list the commands (start-up time)
@@ -100,17 +101,14 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
     from rich.text import Text
 
     from ..api import read_stats, write_stats
+    from ..atomic import clobbered_input
     from ..check.validator import Validator
-    from ..log.remote import is_url
     from ..views.terminal import shown
 
-    if not is_url(out):  # an input inside --out would be deleted by the swap
-        target = os.path.realpath(out)
-        for raw in paths:
-            real = os.path.realpath(raw) if raw != "-" and not is_url(raw) else None
-            if real is not None and (real == target or real.startswith(target.rstrip(os.sep) + os.sep)):
-                raise typer.BadParameter(f"{shown(raw)} is inside {shown(out)}, which the run replaces whole: "
-                                         f"move it out first", param_hint="--out")
+    found = clobbered_input(out, paths, into_folder=True)  # an input inside --out would be deleted by the swap
+    if found is not None and found[1] != "inside":  # (tables in a folder beside the logs overwrite no log)
+        raise typer.BadParameter(f"{shown(found[0])} is inside {shown(out)}, which the run replaces whole: "
+                                 f"move it out first", param_hint="--out")
     from ..check.parts import add_summaries
     from ..tables.cluster import ClusterError
 
@@ -338,12 +336,14 @@ def _is_device(output: str) -> bool:
         return False
 
 
-def _frame_command(compute, fmt: FrameFormat | None, output: Optional[str]) -> None:  # noqa: ANN001
+def _frame_command(compute, fmt: FrameFormat | None, output: Optional[str], folder: str) -> None:  # noqa: ANN001
     """Compute a table and write it in ``fmt`` to ``output``; a folder that ``compute`` refuses is a usage error."""
     from rich.console import Console
 
     from ..views.frames import beyond_calendar, write_frame
     from ..views.terminal import shown
+
+    refuse_clobber("-o", output, [folder])
 
     fmt = _frame_format(fmt, output)
     if fmt is FrameFormat.parquet and output in (None, "-") and sys.stdout.isatty():
@@ -381,7 +381,7 @@ def query(
             raise typer.BadParameter(f"the query failed: {shown(first)} (tables: {', '.join(TABLES)})",
                                      param_hint="SQL") from None
 
-    _frame_command(compute, output_format, output)
+    _frame_command(compute, output_format, output, folder)
 
 
 @app.command()
@@ -411,7 +411,7 @@ def players(
         raise typer.BadParameter(f"choose one of {', '.join(sorts)}", param_hint="--sort")
     game = variant.value if variant is not None else None
     _frame_command(lambda: leaderboard(folder, by=by, sort=sort, reverse=reverse, variant=game,
-                                       include_invalid=include_invalid), output_format, output)
+                                       include_invalid=include_invalid), output_format, output, folder)
 
 
 @app.command()
@@ -426,4 +426,4 @@ def ratings(
     from ..tables.reports import ratings as compute_ratings
 
     game = variant.value if variant is not None else None
-    _frame_command(lambda: compute_ratings(folder, game, include_invalid), output_format, output)
+    _frame_command(lambda: compute_ratings(folder, game, include_invalid), output_format, output, folder)

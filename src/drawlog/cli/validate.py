@@ -32,6 +32,7 @@ from .app import (
     _settings,
     _write_baseline,
     app,
+    refuse_clobber,
 )
 
 if TYPE_CHECKING:  # the library is imported by the commands that use it, not to list the commands (start-up time)
@@ -133,6 +134,8 @@ def validate(
     if write_baseline is not None and output_file is not None:
         raise typer.BadParameter("--write-baseline writes the baseline, not a report: drop -o FILE",
                                  param_hint="--write-baseline/--output-file")
+    refuse_clobber("-o", output_file, paths)
+    refuse_clobber("--write-baseline", write_baseline, paths)
     inputs = [_named_stdin(item, stdin_filename) for item in expand_paths(paths)]
     report = _open_report(output_file) if output_file else None
     stream = GuardedStream(report.handle, report.path) if report is not None else sys.stdout
