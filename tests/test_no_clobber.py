@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from drawlog.atomic import clobbered_input
 from drawlog.cli import app
+from drawlog.log.clobber import clobbered_input
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 LOG = SAMPLES / "tournament-4p.jsonl"
@@ -26,7 +26,7 @@ ENV = {"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None}
 runner = CliRunner()
 
 
-def cli(*args: object):  # noqa: ANN201
+def cli(*args: object):
     result = runner.invoke(app, [str(arg) for arg in args], env=ENV)
     detail = "".join(traceback.format_exception(*result.exc_info)) if result.exc_info else ""
     assert result.exception is None or isinstance(result.exception, SystemExit), f"uncaught exception:\n{detail}"
@@ -59,7 +59,7 @@ def _log_in(tmp_path: Path) -> Path:
     return log
 
 
-def _refused(result, output: Path) -> None:  # noqa: ANN001
+def _refused(result, output: Path) -> None:
     assert result.exit_code == 2, result.output
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, result.stderr

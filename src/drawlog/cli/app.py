@@ -415,7 +415,7 @@ def refuse_clobber(option: str, output: str | None, inputs: list[str], *, into_f
     folder (see :func:`drawlog.atomic.clobbered_input`: device and inode, links resolved)."""
     if output is None:
         return
-    from ..atomic import clobbered_input
+    from ..log.clobber import clobbered_input
 
     found = clobbered_input(output, inputs, into_folder=into_folder)
     if found is None:

@@ -61,7 +61,7 @@ def fix(
     from rich.console import Console
     from rich.text import Text
 
-    from ..atomic import same_file
+    from ..log.clobber import same_file
     from ..check.fix import CannotFix, fix_lines, read_log
     from ..errors import InputError
     from ..log.reader import Source, expand_paths

@@ -101,7 +101,7 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
     from rich.text import Text
 
     from ..api import read_stats, write_stats
-    from ..atomic import clobbered_input
+    from ..log.clobber import clobbered_input
     from ..check.validator import Validator
     from ..views.terminal import shown
 
