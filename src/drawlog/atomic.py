@@ -135,4 +135,3 @@ def _mode_for(target: str) -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return 0o666 & ~mask
-
