@@ -412,7 +412,7 @@ def _write_baseline(target: str, recorded: Counter[Key], quiet: bool, summary: S
 
 def refuse_clobber(option: str, output: str | None, inputs: list[str], *, into_folder: bool = False) -> None:
     """Exit 2 with one line, before anything is written, when ``output`` is one of ``inputs`` or lies in an input
-    folder (see :func:`drawlog.atomic.clobbered_input`: device and inode, links resolved)."""
+    folder (see :func:`drawlog.log.clobber.clobbered_input`: device and inode, links resolved)."""
     if output is None:
         return
     from ..log.clobber import clobbered_input
