@@ -39,6 +39,8 @@ from rich.text import Text
 from .. import __version__
 from ..check.rules import RULES, WARNING, Rule
 from ..check.violations import Summary, Violation
+from ..log.reader import LongLine
+from ..log.sources import Source
 from .line_order import LineOrder
 from .plain_table import styled
 from .terminal import RICH, STYLED, make_console, shown, write_drawn, writing_mode
@@ -75,13 +77,33 @@ class ConciseWriter(Writer):
         self._mode = writing_mode(self.console)
         self._terminal = self.console.is_terminal
         self._order = LineOrder()
+        #: ``--show-source``: the inputs by name, whose lines are read again to show under their violations.
+        self.sources: dict[str, Source] | None = None
 
     def add(self, violation: Violation) -> None:
         self._order.add(violation)
 
     def end_file(self) -> None:
-        for violation in self._order.drain():
+        drained = list(self._order.drain())
+        if self.sources is None:
+            for violation in drained:
+                self._write(violation)
+            return
+        from ..log.excerpt import lines_at
+        from .source_view import source_lines
+
+        width = self.console.width if self._terminal else None
+        by_file: dict[str, dict[int, bytes | LongLine]] = {}
+        for violation in drained:
+            if violation.file not in by_file:
+                source = self.sources.get(violation.file)
+                wanted = {v.line for v in drained if v.file == violation.file and v.line is not None}
+                by_file[violation.file] = lines_at(source, wanted) if source is not None else {}
             self._write(violation)
+            raw = by_file[violation.file].get(violation.line) if violation.line is not None else None
+            lines = source_lines(violation, raw, width)
+            if lines:
+                write_drawn(self.console, "\n".join(lines) + "\n", self._terminal)
 
     def _write(self, violation: Violation) -> None:
         if self._mode != RICH:  # the same characters, without rich's rendering
