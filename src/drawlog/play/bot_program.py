@@ -16,7 +16,7 @@ import msgspec
 
 from .bot_view import SeatMemory
 from .bots import BOTS
-from .protocol import Bye, Hello, MatchBegins, RoundBegins, RoundOver, ToBot, Turn
+from .protocol import Bye, Hello, json_schema, MatchBegins, RoundBegins, RoundOver, ToBot, Turn
 
 _decoder = msgspec.json.Decoder(ToBot)
 _encoder = msgspec.json.Encoder()
@@ -59,8 +59,12 @@ def serve(name: str, seed: int, stdin: BinaryIO, stdout: BinaryIO) -> int:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m drawlog.bots NAME [SEED]``."""
+    """``python -m drawlog.bots NAME [SEED]``; ``--schema to-bot|from-bot`` prints the protocol's JSON Schema."""
+    if len(argv) == 2 and argv[0] == "--schema" and argv[1] in ("to-bot", "from-bot"):
+        sys.stdout.write(msgspec.json.format(msgspec.json.encode(json_schema(argv[1])), indent=2).decode() + "\n")
+        return 0
     if len(argv) not in (1, 2) or argv[0] not in BOTS:
-        sys.stderr.write(f"usage: python -m drawlog.bots {{{','.join(BOTS)}}} [SEED]\n")
+        sys.stderr.write(f"usage: python -m drawlog.bots {{{','.join(BOTS)}}} [SEED]\n"
+                         f"       python -m drawlog.bots --schema {{to-bot,from-bot}}\n")
         return 2
     return serve(argv[0], int(argv[1]) if len(argv) > 1 else 0, sys.stdin.buffer, sys.stdout.buffer)

@@ -5,7 +5,7 @@ lines on standard output. The referee sends the messages of
 :data:`ToBot` (one per line); the bot answers ``hello`` with ``ready`` and each
 ``turn`` with one action of :data:`FromBot`. These structs are the one source of
 truth: ``schemas/bot-protocol-v1.*.schema.json`` are generated from them
-(:func:`json_schema`, ``drawlog schema --bot-protocol``), and a test fails when they drift apart.
+(:func:`json_schema`, ``python -m drawlog.bots --schema to-bot``), and a test fails when they drift apart.
 
 What a bot may not know (the other hands, the stock's order) has no field here.
 """
