@@ -64,7 +64,7 @@ def crosstable(data: dict[str, Any], title: str) -> Table:
         table.add_column(f"vs {number}", justify="right", no_wrap=True)
     for number, row in enumerate(rows, 1):
         low, high = row["elo_low"], row["elo_high"]
-        interval = f"{_signed(low)} … {_signed(high)}" if low is not None else "-"
+        interval = f"{_signed(low)}…{_signed(high)}" if low is not None else "-"
         cells = []
         for name in names:
             cell = row["against"].get(name)
