@@ -171,7 +171,7 @@ def test_parallel_workers_play_the_same_matches(tmp_path):
                 Entrant("g2", (sys.executable, "-m", "drawlog.bots", "greedy"))]
     Arena(ArenaSettings(entrants, tmp_path / "one", matches=4)).run()
     Arena(ArenaSettings(entrants, tmp_path / "two", matches=4, jobs=2)).run()
-    key = lambda result: result.match  # noqa: E731
+    key = lambda result: result.match
     assert sorted(_results(tmp_path / "one"), key=key) == sorted(_results(tmp_path / "two"), key=key)
     assert _children() == []
 

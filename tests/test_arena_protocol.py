@@ -17,7 +17,6 @@ from drawlog.play.bot_view import SeatMemory
 from drawlog.play.bots import BOTS
 from drawlog.play.protocol import (
     FromBot,
-
     HouseRulesInfo,
     MatchBegins,
     RoundBegins,
@@ -47,11 +46,11 @@ def test_every_message_is_documented():
     for tag in tags:
         assert f'"type": "{tag}"' in DOC, f"docs/bot-protocol.md has no example of a {tag} message"
     # every example line in the document is a valid message of its direction
-    examples = re.findall(r"^(?:←|→) (\{.*\})$", DOC, flags=re.M)
+    examples = re.findall(r"^(?:←|→) (\{.*\})$", DOC, flags=re.MULTILINE)
     assert len(examples) >= len(tags)
-    for line in re.findall(r"^→ (\{.*\})$", DOC, flags=re.M):
+    for line in re.findall(r"^→ (\{.*\})$", DOC, flags=re.MULTILINE):
         msgspec.json.decode(line, type=ToBot)
-    for line in re.findall(r"^← (\{.*\})$", DOC, flags=re.M):
+    for line in re.findall(r"^← (\{.*\})$", DOC, flags=re.MULTILINE):
         msgspec.json.decode(line, type=FromBot)
 
 

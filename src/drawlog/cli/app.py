@@ -181,7 +181,7 @@ def _discard_standard_output() -> None:
 
 
 #: The modules of the commands, in the order ``--help`` lists their commands.
-COMMAND_MODULES = ("validate", "logs", "play", "tables", "report", "analyze", "fix", "arena")
+COMMAND_MODULES = ("validate", "logs", "play", "arena", "tables", "report", "analyze", "fix")
 #: Which module registers each command: running one imports that module alone (tests/test_startup.py checks it).
 COMMANDS = {"validate": "validate", "rule": "validate", "schema": "validate", "filter": "logs", "replay": "logs",
             "simulate": "play", "stats": "tables", "audit": "tables", "query": "tables", "players": "tables",

@@ -7,7 +7,7 @@ import sys
 import time
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -81,10 +81,10 @@ def arena(
     output: Annotated[str, typer.Option("--output", "-o", metavar="LOGDIR",
                                         help="Folder of the logs (one per table), results.jsonl and the bots' "
                                              "standard error; run again with the same folder to resume.")],
-    bot: Annotated[Optional[list[str]], typer.Option(
+    bot: Annotated[list[str] | None, typer.Option(
         "--bot", metavar="NAME=COMMAND", help="A bot program speaking the drawlog bot protocol "
                                               "(docs/bot-protocol.md); repeatable.")] = None,
-    builtin: Annotated[Optional[list[str]], typer.Option(
+    builtin: Annotated[list[str] | None, typer.Option(
         "--builtin", metavar="NAME", help=f"A built-in bot played in process ({', '.join(BOT_NAMES)}); "
                                           f"repeatable.")] = None,
     matches: Annotated[int, typer.Option("--matches", "-n", metavar="N", min=1,
@@ -92,16 +92,16 @@ def arena(
                                               "rotations of the seats).")] = 100,
     variant: Annotated[Variant, typer.Option(help="The game.")] = Variant.draw,
     players: Annotated[TableSize, typer.Option(help="Players at each table.")] = TableSize.two,
-    rules: Annotated[Optional[list[str]], typer.Option(
+    rules: Annotated[list[str] | None, typer.Option(
         "--rules", metavar="KEY=N", help="House rules: hand=N, reserve=N (Draw only).")] = None,
     time_per_move: Annotated[int, typer.Option("--time-per-move", metavar="MS", min=1,
                                                help="Time a bot program has for a move, in milliseconds.")] = 1000,
     jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", min=1, help="Worker processes.")] = 1,
-    gauntlet: Annotated[Optional[str], typer.Option(metavar="NAME", help="Only the tables with this bot.")] = None,
+    gauntlet: Annotated[str | None, typer.Option(metavar="NAME", help="Only the tables with this bot.")] = None,
     duplicate: Annotated[bool, typer.Option("--duplicate/--no-duplicate",
                                             help="Play every deal once per rotation of the seats.")] = True,
     seed: Annotated[int, typer.Option(metavar="N", help="Seed of the deals.")] = 0,
-    out: Annotated[Optional[str], typer.Option("--out", metavar="STATS",
+    out: Annotated[str | None, typer.Option("--out", metavar="STATS",
                                                help="Write the standings as JSON to this file.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the final table.")] = False,
 ) -> None:
@@ -188,7 +188,13 @@ def _run(contest: Any, title: str, quiet: bool) -> None:
         return
     from rich.console import Group
     from rich.live import Live
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
     progress = Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     task = progress.add_task("arena", total=total)

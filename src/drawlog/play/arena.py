@@ -32,8 +32,8 @@ import msgspec
 from ..engine.profiles import PROFILES
 from .bots import BOTS
 from .protocol import PROTOCOL_VERSION, Bye, Hello, HouseRulesInfo, encode
-from .refereed import Builtin, MatchRecord, Program, Referee, Seat
 from .referee import BotFailure, BotProcess
+from .refereed import Builtin, MatchRecord, Program, Referee, Seat
 from .standings import Standings
 
 

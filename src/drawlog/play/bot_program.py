@@ -16,7 +16,7 @@ import msgspec
 
 from .bot_view import SeatMemory
 from .bots import BOTS
-from .protocol import Bye, Hello, json_schema, MatchBegins, RoundBegins, RoundOver, ToBot, Turn
+from .protocol import Bye, Hello, MatchBegins, RoundBegins, RoundOver, ToBot, Turn, json_schema
 
 _decoder = msgspec.json.Decoder(ToBot)
 _encoder = msgspec.json.Encoder()

@@ -45,7 +45,7 @@ def scores_now(match: Match, state: Round | None) -> dict[str, int]:
 
 def legal_actions(state: Round, seat: int) -> list[PlayAction | DrawAction | PassAction]:
     """Every legal action of ``seat``: its plays (one per distinct line), then draw or pass when allowed."""
-    actions: list[PlayAction | DrawAction | PassAction] = [PlayAction(tile=halves, end=end)
+    actions: list[PlayAction | DrawAction | PassAction] = [PlayAction(tile=halves, end=end)  # type: ignore[arg-type]
                                                           for halves, end in state.legal_plays(seat)]
     if state.can_draw(seat):
         actions.append(DrawAction())
@@ -119,8 +119,8 @@ class SeatMemory:
     def rebuild(self, turn: Turn) -> Round:
         """A round that shows this seat what the turn shows it (the unseen tiles dealt arbitrarily)."""
         self.note(turn.events)
-        hand = bits(TILE_ID[tuple(tile)] for tile in turn.hand)  # type: ignore[misc]
-        placed = bits(TILE_ID[tuple(tile)] for tile, _ in self.placements)  # type: ignore[misc]
+        hand = bits(TILE_ID[(tile[0], tile[1])] for tile in turn.hand)
+        placed = bits(TILE_ID[tile] for tile, _ in self.placements)
         unseen = list(members(FULL_SET & ~hand & ~placed))
         hands = []
         for seat, name in enumerate(self.names):
@@ -142,5 +142,5 @@ class SeatMemory:
                 line.extend(halves[0], halves[1], end)
         state.turn = self.seat
         if isinstance(state, FivesRound) and turn.must_place is not None:
-            state.must_place = TILE_ID[tuple(turn.must_place)]  # type: ignore[index]
+            state.must_place = TILE_ID[(turn.must_place[0], turn.must_place[1])]
         return state

@@ -12,7 +12,7 @@ What a bot may not know (the other hands, the stock's order) has no field here.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -99,7 +99,7 @@ class PassAction(_Message, tag="pass"):
     """Pass the turn."""
 
 
-Action = Union[PlayAction, DrawAction, PassAction]
+Action = PlayAction | DrawAction | PassAction
 
 
 class Turn(_Message, tag="turn"):
@@ -154,7 +154,7 @@ class Bye(_Message, tag="bye"):
     """The session is over: the bot should exit."""
 
 
-ToBot = Union[Hello, MatchBegins, RoundBegins, Turn, RoundOver, MatchOver, Bye]
+ToBot = Hello | MatchBegins | RoundBegins | Turn | RoundOver | MatchOver | Bye
 
 
 class Ready(_Message, tag="ready"):
@@ -163,7 +163,7 @@ class Ready(_Message, tag="ready"):
     name: str | None = None
 
 
-FromBot = Union[Ready, PlayAction, DrawAction, PassAction]
+FromBot = Ready | PlayAction | DrawAction | PassAction
 
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(FromBot)

@@ -20,7 +20,16 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from .protocol import MAX_LINE, PROTOCOL_VERSION, FromBot, Hello, ProtocolError, Ready, decode, encode
+from .protocol import (
+    MAX_LINE,
+    PROTOCOL_VERSION,
+    FromBot,
+    Hello,
+    ProtocolError,
+    Ready,
+    decode,
+    encode,
+)
 
 #: Seconds a bot has to answer ``hello`` (starting an interpreter takes a while).
 STARTUP_SECONDS = 10.0

@@ -25,10 +25,29 @@ from ..engine.match import Deal, Match
 from ..engine.profiles import GameRules
 from ..engine.rounds import Round
 from ..engine.tiles import TILE_COUNT, TILES, bits
-from ..log.events import Draw, Event, Forfeit, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
+from ..log.events import (
+    Draw,
+    Event,
+    Forfeit,
+    MatchEnd,
+    MatchStart,
+    Pass,
+    Play,
+    RoundEnd,
+    RoundStart,
+)
 from .bot_view import round_message, scores_now, seen_by, turn_message
 from .bots import Bot
-from .protocol import DrawAction, MatchBegins, MatchOver, PassAction, PlayAction, RoundOver, Seen, encode
+from .protocol import (
+    DrawAction,
+    MatchBegins,
+    MatchOver,
+    PassAction,
+    PlayAction,
+    RoundOver,
+    Seen,
+    encode,
+)
 from .referee import BotFailure, BotProcess
 from .simulate import MAX_ROUNDS, EndlessMatches, _logged_rules, encode_item
 
@@ -191,7 +210,7 @@ class Referee:
             placement = state.play(seat, halves, end)
             points = state.last_points if isinstance(state, FivesRound) else None
             self.events.append(Play(match=self.match_id, player=name, tile=halves, end=end, points=points))
-            self._saw(Seen(action="play", player=name, tile=halves, end="left" if opening else placement.end,
+            self._saw(Seen(action="play", player=name, tile=halves, end="left" if opening else placement.end,  # type: ignore[arg-type]
                            points=state.last_points), halves if opening else TILES[placement.tile])
         elif action[0] == "draw":
             tile = TILES[state.next_stock_tile()]  # type: ignore[index]
@@ -260,7 +279,7 @@ class Referee:
         state.apply_play(seat, placement)
         points = state.last_points if isinstance(state, FivesRound) else None
         self.events.append(Play(match=self.match_id, player=name, tile=halves, end=answer.end, points=points))
-        self._saw(Seen(action="play", player=name, tile=halves, end="left" if opening else placement.end,
+        self._saw(Seen(action="play", player=name, tile=halves, end="left" if opening else placement.end,  # type: ignore[arg-type]
                        points=state.last_points), halves if opening else TILES[placement.tile])
 
     @staticmethod
