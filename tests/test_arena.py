@@ -212,3 +212,4 @@ def test_the_command_line(tmp_path):
                         (["--builtin", "greedy", "--builtin", "random", "--rules", "reserve=30"], "--rules")]:
         done = runner.invoke(app, ["arena", *args, "-o", str(tmp_path / "other")])
         assert done.exit_code == 2 and words in done.output, (args, done.output)
+

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from ..play.bot_names import BOT_NAMES
-from .app import EXIT_UNUSABLE, Variant, app
+from .app import EXIT_INTERRUPTED, EXIT_UNUSABLE, Variant, app
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -142,6 +142,10 @@ def arena(
     except OSError as error:
         typer.echo(f"Error: {output}: {error.strerror or error}", err=True)
         raise typer.Exit(EXIT_UNUSABLE) from None
+    except KeyboardInterrupt:
+        typer.echo(f"Interrupted: {contest.standings.matches:,} finished matches are kept in {output}; run the "
+                   f"same command again to play the rest.", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
     seconds = time.monotonic() - started
     played = contest.standings.matches - contest.kept
     data = contest.standings.as_data()

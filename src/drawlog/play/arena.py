@@ -158,6 +158,8 @@ class Lineup:
             return Builtin(name, BOTS[entrant.builtin](), seed)
         process = self.processes.get(name)
         if process is None or not process.running:
+            if process is not None:
+                process.stop(polite=False)  # (reaped: it ended between matches)
             process = BotProcess(name, entrant.command, self.settings.logdir / "bots" / f"{name}.stderr")
             self.processes[name] = process
             rules = self.rules
@@ -202,7 +204,7 @@ class Lineup:
                     process.send(encode(Bye()), 1.0)
                 except BotFailure:
                     pass
-                process.stop()
+            process.stop()
         self.processes.clear()
 
 

@@ -58,11 +58,13 @@ class BotProcess:
         self._buffer = b""
         self._eof = False
         self._selector: selectors.BaseSelector | None = None
+        #: Seconds spent waiting for the bot's output (its thinking, as the referee sees it).
+        self.waited = 0.0
 
     @property
     def running(self) -> bool:
-        """Whether the process was started and not stopped (it may have exited on its own)."""
-        return self.process is not None
+        """Whether the process was started, not stopped, and has not exited on its own."""
+        return self.process is not None and self.process.poll() is None
 
     def start(self, hello: Hello, startup: float = STARTUP_SECONDS) -> Ready:
         """Start the program and greet it; its ``ready``, or :class:`BotFailure`."""
@@ -122,11 +124,13 @@ class BotProcess:
         fd = process.stdout.fileno()
         if timeout is not None:
             self._selector.register(fd, selectors.EVENT_READ)
+            began = time.perf_counter()
             try:
                 if not self._selector.select(max(timeout, 0.0)):
                     return False
             finally:
                 self._selector.unregister(fd)
+                self.waited += time.perf_counter() - began
         try:
             chunk = os.read(fd, 1 << 16)
         except BlockingIOError:
