@@ -169,3 +169,40 @@ def test_a_bot_sees_exactly_its_own_view(seed, variant, players, bots, programs)
     record = referee.play()
     assert record.forfeit is None, record.forfeit
     assert all(recorder.messages > 3 for recorder in recorders)
+
+
+def test_every_message_of_a_session_fits_the_generated_schemas(tmp_path):
+    """A real session (hello to bye) between the referee and a bot program, tapped: each line fits its schema."""
+    jsonschema = __import__("pytest").importorskip("jsonschema")
+    import sys
+
+    from drawlog.play.arena import Arena, ArenaSettings, Entrant
+
+    tap = tmp_path / "tap.py"
+    log = tmp_path / "tap.log"
+    tap.write_text(
+        "import subprocess, sys, json\n"
+        f"bot = subprocess.Popen([sys.executable, '-m', 'drawlog.bots', 'tactician'], stdin=subprocess.PIPE,"
+        " stdout=subprocess.PIPE)\n"
+        f"out = open({str(log)!r}, 'a')\n"
+        "for line in sys.stdin:\n"
+        "    out.write('> ' + line); out.flush()\n"
+        "    bot.stdin.write(line.encode()); bot.stdin.flush()\n"
+        "    if json.loads(line)['type'] in ('hello', 'turn'):\n"
+        "        answer = bot.stdout.readline().decode()\n"
+        "        out.write('< ' + answer); out.flush()\n"
+        "        sys.stdout.write(answer); sys.stdout.flush()\n")
+    for variant in ("draw", "all-fives"):
+        entrants = [Entrant("tap", (sys.executable, str(tap))), Entrant("random", builtin="random")]
+        Arena(ArenaSettings(entrants, tmp_path / variant, matches=2, variant=variant)).run()
+    to_bot = jsonschema.Draft202012Validator(json_schema("to-bot"))
+    from_bot = jsonschema.Draft202012Validator(json_schema("from-bot"))
+    seen = set()
+    for line in log.read_text().splitlines():
+        direction, _, text = line.partition(" ")
+        message = json.loads(text)
+        (to_bot if direction == ">" else from_bot).validate(message)
+        seen.add((direction, message["type"]))
+    assert {kind for direction, kind in seen if direction == ">"} == \
+        {"hello", "match_start", "round_start", "turn", "round_end", "match_end", "bye"}
+    assert {kind for direction, kind in seen if direction == "<"} >= {"ready", "play", "draw"}

@@ -30,6 +30,7 @@ from pathlib import Path
 import msgspec
 
 from ..engine.profiles import PROFILES
+from .arena_files import Result, log_name, match_id, parse_id, trim
 from .bots import BOTS
 from .protocol import PROTOCOL_VERSION, Bye, Hello, HouseRulesInfo, encode
 from .referee import BotFailure, BotProcess
@@ -100,16 +101,6 @@ def deals_per_table(settings: ArenaSettings) -> int:
     return math.ceil(settings.matches / settings.players) if settings.duplicate else settings.matches
 
 
-def match_id(table: tuple[str, ...], deal: int, rotation: int) -> str:
-    """The id of a match: the table, the deal (from 1) and the rotation (from 1)."""
-    return f"{'-vs-'.join(table)}-d{deal + 1:05d}-r{rotation + 1}"
-
-
-def log_name(table: tuple[str, ...]) -> str:
-    """The file of a table's log."""
-    return f"{'-vs-'.join(table)}.jsonl"
-
-
 def schedule(settings: ArenaSettings, done: set[str]) -> list[Task]:
     """The tasks still to play, deal by deal across the tables (so every table advances together)."""
     tasks = []
@@ -121,22 +112,6 @@ def schedule(settings: ArenaSettings, done: set[str]) -> list[Task]:
             if left:
                 tasks.append(Task(table, deal, left))
     return tasks
-
-
-class Result(msgspec.Struct, omit_defaults=True):
-    """One finished match as ``results.jsonl`` lists it."""
-
-    match: str
-    file: str
-    bots: list[str]
-    scores: list[int]
-    winner: int | None
-    deal: int
-    rotation: int
-    forfeit: int | None = None
-    reason: str | None = None
-    detail: str | None = None
-    codes: list[str] = []
 
 
 class Lineup:
@@ -273,7 +248,7 @@ class Arena:
                 good.append(line if line.endswith(b"\n") else line + b"\n")
             listing.write_bytes(b"".join(good))
         for table in tables(settings):
-            _trim(logdir / log_name(table), done)
+            trim(logdir / log_name(table), done)
         for result in done.values():
             self._count(result)
         self.kept = len(done)
@@ -351,7 +326,7 @@ class Arena:
                     worker.join()
 
     def _write(self, record: MatchRecord, logs: dict[str, object], listing: object) -> Result:
-        table, deal, rotation = _parse_id(record.match, self.settings.players)
+        table, deal, rotation = parse_id(record.match, self.settings.players)
         name = log_name(table)
         stream = logs.get(name)
         if stream is None:
@@ -373,35 +348,6 @@ class Arena:
         unit = f"{result.deal}" if self.settings.duplicate else result.match
         self.standings.add(tuple(result.bots), tuple(result.scores), result.winner, result.forfeit, unit,
                            result.reason)
-
-
-class _MatchId(msgspec.Struct):
-    match: str = ""
-
-
-def _trim(path: Path, done: dict[str, Result]) -> None:
-    """Keep only the lines of finished matches in a table's log (rewritten only when something goes)."""
-    if not path.exists():
-        return
-    decoder = msgspec.json.Decoder(_MatchId)
-    kept, dropped = [], False
-    for line in path.read_bytes().splitlines(keepends=True):
-        try:
-            ident = decoder.decode(line).match
-        except msgspec.DecodeError:
-            ident = ""
-        if ident in done and line.endswith(b"\n"):
-            kept.append(line)
-        else:
-            dropped = True
-    if dropped:
-        path.write_bytes(b"".join(kept))
-
-
-def _parse_id(ident: str, players: int) -> tuple[tuple[str, ...], int, int]:
-    """The table, deal and rotation (from 0) of a match id made by :func:`match_id`."""
-    head, deal, rotation = ident.rsplit("-", 2)
-    return tuple(head.split("-vs-")), int(deal[1:]) - 1, int(rotation[1:]) - 1
 
 
 def parse_entrants(bots: Sequence[str], builtins: Sequence[str]) -> list[Entrant]:
