@@ -169,7 +169,11 @@ def arena(
         from ..play.arena import settings_data
 
         document = {"settings": settings_data(settings), "stopped": contest.stopped, **data}
-        Path(out).write_bytes(msgspec.json.format(msgspec.json.encode(document), indent=2) + b"\n")
+        try:
+            Path(out).write_bytes(msgspec.json.format(msgspec.json.encode(document), indent=2) + b"\n")
+        except OSError as error:
+            typer.echo(f"Error: cannot write {out}: {error.strerror or error}", err=True)
+            raise typer.Exit(EXIT_UNUSABLE) from None
 
 
 def _run(contest: Any, title: str, quiet: bool) -> None:

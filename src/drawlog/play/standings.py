@@ -7,12 +7,11 @@ With two players that is simply the match.
 
 A bot's **rating** is its Elo difference against the average opponent it met:
 ``400 · log10(s / (1 − s))`` for its score share ``s`` over its pairwise
-games (a draw is half a point), anchored so that the ratings average 0 when
-every bot met the same field (a round robin). The **95 % interval** comes from
+games (a draw is half a point). The **95 % interval** comes from
 the standard error of ``s`` over independent units, carried through the Elo
 curve (delta method): a unit is one duplicate deal (all its rotations
-together), or one match without ``--no-duplicate``'s pairing, so that the luck the
-rotations cancel is not counted twice.
+together), or one match with ``--no-duplicate``, so that matches played on
+one deal are not counted as independent. Zero width means every unit gave the same result.
 """
 
 from __future__ import annotations
@@ -102,6 +101,11 @@ class Standings:
         tally = self.lines[bot].units.setdefault(unit, [0.0, 0.0])
         tally[0] += points
         tally[1] += 1
+
+    def record(self, bot: str, opponent: str) -> tuple[int, int, int]:
+        """``bot``'s wins, draws and losses against ``opponent`` so far (what a sequential test reads)."""
+        cell = self.cells.get((bot, opponent), Cell())
+        return cell.wins, cell.draws, cell.losses
 
     def share(self, bot: str) -> tuple[float, float]:
         """``bot``'s pairwise score share and its standard error over units."""
