@@ -210,17 +210,21 @@ class Referee:
             placement = state.play(seat, halves, end)
             points = state.last_points if isinstance(state, FivesRound) else None
             self.events.append(Play(match=self.match_id, player=name, tile=halves, end=end, points=points))
-            self._saw(Seen(action="play", player=name, tile=halves, end="left" if opening else placement.end,  # type: ignore[arg-type]
-                           points=state.last_points), halves if opening else TILES[placement.tile])
+            if self.programs:
+                self._saw(Seen(action="play", player=name, tile=halves,
+                               end="left" if opening else placement.end,  # type: ignore[arg-type]
+                               points=state.last_points), halves if opening else TILES[placement.tile])
         elif action[0] == "draw":
             tile = TILES[state.next_stock_tile()]  # type: ignore[index]
             state.draw(seat, tile)
             self.events.append(Draw(match=self.match_id, player=name, tile=tile))
-            self._saw(Seen(action="draw", player=name, tile=tile))
+            if self.programs:
+                self._saw(Seen(action="draw", player=name, tile=tile))
         else:
             state.pass_turn(seat)
             self.events.append(Pass(match=self.match_id, player=name))
-            self._saw(Seen(action="pass", player=name))
+            if self.programs:
+                self._saw(Seen(action="pass", player=name))
 
     def _saw(self, move: Seen, laid: tuple[int, int] | None = None) -> None:
         """Tell the programs' memories of a move (and lay a placed tile on the board)."""
