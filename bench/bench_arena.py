@@ -63,7 +63,7 @@ def in_process(matches: int, pairs: int) -> dict[str, float]:
             with tempfile.TemporaryDirectory() as folder:
                 base = timed(lambda: simulate(matches, Path(folder)))
             with tempfile.TemporaryDirectory() as folder:
-                took = timed(lambda: arena(matches, Path(folder), jobs))
+                took = timed(lambda jobs=jobs: arena(matches, Path(folder), jobs))  # type: ignore[misc]
             seconds["simulate"].append(base)
             seconds[f"arena{jobs}"].append(took)
             ratios[jobs].append(base / took)
