@@ -86,7 +86,8 @@ def test_misbehaving_bots_forfeit_as_documented_and_leave_nothing_behind(tmp_pat
     assert details["megabytes"] == "wrote a line longer than 65,536 bytes"
     assert details["out_of_turn"] == "wrote more than one line for its turn"
     assert details["closes_stdout"] == "closed its output while still running"
-    assert details["crash_at_start"] == "closed its output: the program ended (exit status 3)"
+    assert details["crash_at_start"] == "closed its output before answering hello: the program ended (exit status 3)"
+    assert details["crash_mid_match"] == "closed its output: the program ended (exit status 1)"
     assert details["garbage"].startswith("wrote JSON is malformed")
     assert _children() == []
     # the logs validate, with exactly the illegal moves' codes

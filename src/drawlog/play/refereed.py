@@ -157,7 +157,7 @@ class Referee:
 
     def forfeit_at_start(self, seat: int, failure: BotFailure) -> MatchRecord:
         """The match of a bot program that failed to start (or to greet): forfeited before the first deal."""
-        return self._forfeit(Forfeited(seat, failure.reason, failure.detail))
+        return self._forfeit(Forfeited(seat, failure.reason, failure.detail), tell=False)
 
     # -- rounds ----------------------------------------------------------------
 
@@ -316,8 +316,9 @@ class Referee:
             except BotFailure:
                 seat.process.stop(polite=False)
 
-    def _forfeit(self, forfeit: Forfeited) -> MatchRecord:
-        """End the match with ``forfeit``: the open round closed as a replay closes it, the scores as they stand."""
+    def _forfeit(self, forfeit: Forfeited, tell: bool = True) -> MatchRecord:
+        """End the match with ``forfeit``: the open round closed as a replay closes it, the scores as they stand
+        (``tell``: the programs at the table hear of it; not when the match never began for them)."""
         match = self.match
         seat = self.seats[forfeit.seat]
         if isinstance(seat, Program) and forfeit.reason != "illegal-move":
@@ -329,7 +330,8 @@ class Referee:
                        winner=self.names[winner] if winner is not None else None,
                        forfeit=Forfeit(player=self.names[forfeit.seat], reason=forfeit.reason))  # type: ignore
         self.events.append(end)
-        self._goodbye(end)
+        if tell:
+            self._goodbye(end)
         return MatchRecord(self.match_id, self._lines(), self.names, tuple(match.scores), winner,
                            (forfeit.seat, forfeit.reason, forfeit.detail), forfeit.codes)
 
