@@ -156,9 +156,10 @@ def arena(
     forfeits = [result for result in contest.results if result.reason is not None]
     for result in forfeits[:10]:
         console.print(f"forfeit: {result.match}: {result.bots[result.forfeit]} ({result.reason}): "  # type: ignore
-                      f"{result.detail}", markup=False, highlight=False)
+                      f"{result.detail}", markup=False, highlight=False, soft_wrap=True)
     if len(forfeits) > 10:
-        console.print(f"… {len(forfeits) - 10:,} more forfeits in {output}/results.jsonl", markup=False)
+        console.print(f"… {len(forfeits) - 10:,} more forfeits in {output}/results.jsonl", markup=False,
+                      soft_wrap=True)
     kept = f"; {contest.kept:,} kept from an earlier run" if contest.kept else ""
     rate = f" ({played / seconds:,.1f} matches/s)" if seconds > 0 and played else ""
     console.print(f"{played:,} matches played in {seconds:.1f} s{rate}{kept}; logs in {output}", markup=False,

@@ -166,7 +166,8 @@ class BotProcess:
                 except ProtocolError as error:
                     raise BotFailure("protocol", f"wrote {error}") from None
             if self._eof:
-                raise self._gone("closed its output" if what == "its turn" else f"closed its output before answering {what}")
+                closed = "closed its output" if what == "its turn" else f"closed its output before answering {what}"
+                raise self._gone(closed)
             left = deadline - time.monotonic()
             if left <= 0:
                 raise BotFailure("timeout", f"did not answer {what} within {seconds * 1000:g} ms")

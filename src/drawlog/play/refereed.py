@@ -283,7 +283,8 @@ class Referee:
         state.apply_play(seat, placement)
         points = state.last_points if isinstance(state, FivesRound) else None
         self.events.append(Play(match=self.match_id, player=name, tile=halves, end=answer.end, points=points))
-        self._saw(Seen(action="play", player=name, tile=halves, end="left" if opening else placement.end,  # type: ignore[arg-type]
+        self._saw(Seen(action="play", player=name, tile=halves,
+                       end="left" if opening else placement.end,  # type: ignore[arg-type]
                        points=state.last_points), halves if opening else TILES[placement.tile])
 
     @staticmethod
