@@ -214,3 +214,31 @@ def test_the_command_line(tmp_path):
         done = runner.invoke(app, ["arena", *args, "-o", str(tmp_path / "other")])
         assert done.exit_code == 2 and words in done.output, (args, done.output)
 
+
+
+def test_standings_read_each_match_as_games_between_pairs():
+    from drawlog.play.standings import Standings, elo
+
+    standings = Standings(["a", "b", "c"])
+    standings.add(("a", "b", "c"), (70, 20, 20), 0, None, "1")  # a wins; b and c tie on 20
+    standings.add(("c", "a", "b"), (10, 45, 40), 1, 0, "1", "timeout")  # c forfeits; a has the highest score
+    assert standings.record("a", "b") == (2, 0, 0)
+    assert standings.record("b", "c") == (1, 1, 0)
+    assert standings.record("c", "a") == (0, 0, 2)
+    assert standings.lines["c"].forfeits == {"timeout": 1}
+    assert standings.share("a") == (1.0, float("inf"))  # one unit: no interval yet
+    assert round(elo(0.75)) == 191 and elo(0.5) == 0.0
+    standings.add(("a", "b", "c"), (0, 80, 10), 1, None, "2")
+    share, error = standings.share("a")
+    assert share == 4 / 6 and error > 0
+    rating, low, high = standings.rating("a")
+    assert low < rating < high
+
+
+def test_three_player_tables_log_valid_matches_and_progress_lines(tmp_path):
+    done = CliRunner().invoke(app, ["arena", "--builtin", "random", "--builtin", "greedy", "--builtin", "tactician",
+                                    "--players", "3", "-n", "3", "--variant", "all-fives", "-o", str(tmp_path)])
+    assert done.exit_code == 0, done.output
+    assert "3/3 matches; leading: " in done.output and "3 matches played" in done.output
+    report = _validate([tmp_path / "random-vs-greedy-vs-tactician.jsonl"])
+    assert report["summary"]["errors"] == 0 and report["summary"]["complete_matches"] == 3
