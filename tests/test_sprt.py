@@ -138,3 +138,33 @@ def test_bad_settings_are_refused(arguments, words):
 def test_negative_counts_are_refused():
     with pytest.raises(ValueError, match="cannot be negative"):
         Sprt(0, 10).update(1, -1, 0)
+
+
+# -- between built-in bots --------------------------------------------------------------------------------
+
+
+def _decide(bots: tuple[str, str], seed: int, test: Sprt, cap: int = 3000) -> tuple[str | None, int]:
+    """Two-player Draw matches of ``bots`` (A first) until ``test`` decides: the decision and the matches played."""
+    from drawlog.play.simulate import SimulationOptions, Simulator
+
+    simulator = Simulator(seed, SimulationOptions(players=2, bots=bots))
+    results = [0, 0, 0]  # A's wins, draws, losses
+    for played in range(1, cap + 1):
+        simulator.match(f"m{played}")
+        winner = simulator.outcome.winner  # type: ignore[union-attr]
+        results[1 if winner is None else 0 if winner == 0 else 2] += 1
+        decision = test.update(*results)
+        if decision is not None:
+            return decision, played
+    return None, cap
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_greedy_is_found_stronger_than_random(seed):
+    decision, played = _decide(("greedy", "random"), seed, Sprt(0, 50))
+    assert decision == "H1" and played < 100
+
+
+def test_a_bot_against_itself_is_found_no_stronger_in_most_runs():
+    decisions = [_decide(("random", "random"), seed, Sprt(0, 100))[0] for seed in range(1, 7)]
+    assert decisions.count("H0") >= 5, decisions
