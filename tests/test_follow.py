@@ -17,9 +17,13 @@ import signal
 import subprocess
 import sys
 import threading
+from itertools import pairwise
 from pathlib import Path
 
+import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from drawlog.check.follow import follow
@@ -34,6 +38,7 @@ SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 PATIENCE = 30
 START = b'{"type":"match_start","match":"open","players":["ann","bob"]}\n'
 ENV = {"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None}
+EVERY_VIOLATION = (SAMPLES / "every-violation.jsonl").read_bytes()
 
 
 def clean_match(match_id: str = "m1", seed: int = 3) -> list[bytes]:
@@ -214,6 +219,21 @@ def test_following_gives_the_violations_validate_gives(tmp_path, monkeypatch):
     assert [(v.code, v.line, v.match, v.message) for v in got] == \
         [(v.code, v.line, v.match, v.message) for v in expected]
     assert follower.validator.summary == whole.summary
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, 60_000), max_size=12))
+def test_data_cut_anywhere_into_chunks_gives_the_violations_of_the_whole(cuts):
+    """``Validator.validate_chunks`` (what following feeds) against validating the same bytes as one input."""
+    data = EVERY_VIOLATION + b'{"type":"match_start","match":"left open","players":["a","b"]}\n{"tail": 1'
+    points = sorted({0, len(data), *(cut % (len(data) + 1) for cut in cuts)})
+    chunks = [data[start:end] for start, end in pairwise(points)]
+    chunked = Validator()
+    got = list(chunked.validate_chunks(iter(chunks), "log.jsonl"))
+    whole = Validator()
+    expected = list(whole.validate_lines(data, "log.jsonl"))
+    assert [msgspec.to_builtins(v) for v in got] == [msgspec.to_builtins(v) for v in expected]
+    assert chunked.summary == whole.summary
 
 
 # -- the command line -------------------------------------------------------------------------
