@@ -24,6 +24,7 @@ JSON keeps the exact strings.
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -140,17 +141,43 @@ def artifact_uri(file: str) -> str:
     return quote(path.as_posix() if file not in ("", "-") else file)
 
 
+#: The name of drawlog's partial fingerprint in SARIF results (versioned: a new way of computing it is a new name).
+FINGERPRINT_KEY = "drawlogViolation/v1"
+_LINE_NUMBERS = re.compile(r"(\blines \d[\d,]* and |\blines? |\bfirst at \S+:)\d[\d,]*")
+
+
+def _cited_line(found: re.Match[str]) -> str:
+    return re.sub(r"\d[\d,]*", "#", found.group(0))
+
+
+def sarif_fingerprint(violation: Violation) -> str:
+    """What identifies a violation whatever line it is on: the SHA-256 (hex, 32 digits) of its file, code, match,
+    round, player and message, with the line numbers a message cites (``line 19``, ``lines 4 and 5``,
+    ``first at FILE:12``) left out.
+
+    The SARIF writer adds ``:N`` for the N-th violation with the same key in a run, as GitHub's own
+    ``primaryLocationLineHash`` does.
+    """
+    message = _LINE_NUMBERS.sub(_cited_line, violation.message)
+    key = "\0".join((violation.file, violation.code, violation.match or "", str(violation.round or ""),
+                     violation.player or "", message))
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
 class SarifWriter(Writer):
     """One SARIF 2.1.0 log with one run: the catalog as the driver's rules, a result per violation, written as found.
 
     A result's ``properties`` hold the match, round and player; the run's
-    ``properties.summary`` holds the counts of :class:`Summary`.
+    ``properties.summary`` holds the counts of :class:`Summary`. Its
+    ``partialFingerprints`` (:func:`sarif_fingerprint`) let code scanning follow
+    a violation from one run to the next when lines are added above it.
     """
 
     def __init__(self, stream: IO[str]) -> None:
         super().__init__(stream)
         self._rule_index = {rule.code: index for index, rule in enumerate(RULES)}
         self._results = 0
+        self._seen: dict[str, int] = {}
 
     def _begin(self) -> None:
         driver = {"name": TOOL_NAME, "version": __version__, "semanticVersion": __version__,
@@ -174,6 +201,7 @@ class SarifWriter(Writer):
             "level": violation.severity,
             "message": {"text": _where(violation)},
             "locations": [{"physicalLocation": location}],
+            "partialFingerprints": {FINGERPRINT_KEY: self._fingerprint(violation)},
             "properties": {"match": violation.match, "round": violation.round, "player": violation.player,
                            "follows": violation.follows},
         }
@@ -182,6 +210,11 @@ class SarifWriter(Writer):
                                            "physicalLocation": {"artifactLocation": location["artifactLocation"],
                                                                 "region": {"startLine": violation.follows}}}]
         self.stream.write(_encoder.encode(result).decode())
+
+    def _fingerprint(self, violation: Violation) -> str:
+        key = sarif_fingerprint(violation)
+        count = self._seen[key] = self._seen.get(key, 0) + 1
+        return f"{key}:{count}"
 
     def finish(self, summary: Summary) -> None:
         if self._results == 0:
