@@ -85,6 +85,8 @@ class Tail:
             self.generations += 1
             yield self._chunks(handle)
             handle, self._next = self._next, None  # (None: the iterator was not read to its end, or it stopped)
+        if handle is not None:  # (truncated just as following stopped)
+            handle.close()
 
     # -- a file by name -------------------------------------------------------------
 
