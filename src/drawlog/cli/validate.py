@@ -102,6 +102,9 @@ def validate(
     config: ConfigOption = None,
     isolated: IsolatedOption = False,
     cluster: ClusterOption = None,
+    follow: Annotated[bool, typer.Option(
+        "--follow", help="Follow one growing file (or -) as tail -F does: print each violation as its line "
+                               "is written, through truncation and rotation; Ctrl-C prints the summary.")] = False,
 ) -> None:
     """Replay every match of the logs and report each violation with its code, file and line.
 
@@ -141,6 +144,21 @@ def validate(
     if write_baseline is not None and output_file is not None:
         raise typer.BadParameter("--write-baseline writes the baseline, not a report: drop -o FILE",
                                  param_hint="--write-baseline/--output-file")
+    if follow:
+        from .following import follow_validate, refusal
+
+        why = refusal(paths, output_format.value, **{"-o": output_file, "--write-baseline": write_baseline,
+                                                     "--statistics": statistics, "--cluster": cluster})
+        if why is not None:
+            raise typer.BadParameter(why, param_hint="--follow")
+        summary = follow_validate(
+            paths[0], sys.stdout, codes, output_format.value, strict=strict, quiet=quiet, color=color.value,
+            max_per_match=max_per_match, max_per_line=max_per_line, max_open_matches=max_open_matches,
+            ignored_in=settings.ignored_in if settings.per_file_ignores else None, screen=screen,
+            hide_follow_ons=hide_follow_ons, fail_fast=fail_fast, name=stdin_filename if paths[0] == "-" else None,
+            note=_selection_note(settings, select, ignore, extend_select, extend_ignore))
+        failed = summary.failed(strict) and not exit_zero
+        raise typer.Exit(EXIT_UNUSABLE if summary.files == 0 else EXIT_ERRORS if failed else EXIT_CLEAN)
     refuse_clobber("-o", output_file, paths)
     refuse_clobber("--write-baseline", write_baseline, paths)
     inputs = [_named_stdin(item, stdin_filename) for item in expand_paths(paths)]
