@@ -85,8 +85,8 @@ def arena(
         "--bot", metavar="NAME=COMMAND", help="A bot program speaking the drawlog bot protocol "
                                               "(docs/bot-protocol.md); repeatable.")] = None,
     builtin: Annotated[list[str] | None, typer.Option(
-        "--builtin", metavar="NAME", help=f"A built-in bot played in process ({', '.join(BOT_NAMES)}); "
-                                          f"repeatable.")] = None,
+        "--builtin", metavar="NAME", help=f"A built-in bot played in process ({', '.join(BOT_NAMES)}), or "
+                                          f"ALIAS=NAME for a second one of the same; repeatable.")] = None,
     matches: Annotated[int, typer.Option("--matches", "-n", metavar="N", min=1,
                                          help="Matches per table (with duplicate matches, rounded up to whole "
                                               "rotations of the seats).")] = 100,
@@ -104,6 +104,13 @@ def arena(
     out: Annotated[str | None, typer.Option("--out", metavar="STATS",
                                                help="Write the standings as JSON to this file.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the final table.")] = False,
+    sprt: Annotated[str | None, typer.Option(
+        "--sprt", metavar="ELO0,ELO1", help="Stop when a sequential probability ratio test decides whether the "
+                                            "first bot is ELO1 Elo stronger than the second (H1) or no more than "
+                                            "ELO0 (H0); two bots, two-player tables; --matches is the most "
+                                            "played.")] = None,
+    alpha: Annotated[float, typer.Option(metavar="A", help="--sprt: the chance of accepting H1 wrongly.")] = 0.05,
+    beta: Annotated[float, typer.Option(metavar="B", help="--sprt: the chance of accepting H0 wrongly.")] = 0.05,
 ) -> None:
     """Referee matches between bots: a round robin (or gauntlet) of duplicate matches, logged in format v1.2."""
     from ..play.arena import Arena, ArenaSettings, SettingsChanged, parse_entrants, tables
@@ -124,6 +131,7 @@ def arena(
         check_options(SimulationOptions(players=size, variant=variant.value, rules=house))
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="--rules") from None
+    test = _sprt_test(sprt, alpha, beta, [entrant.name for entrant in entrants], size)
     settings = ArenaSettings(entrants, Path(output), matches=matches, variant=variant.value, players=size,
                              rules=house, time_per_move_ms=time_per_move, duplicate=duplicate, gauntlet=gauntlet,
                              seed=seed, jobs=jobs)
@@ -132,7 +140,7 @@ def arena(
              f"{'duplicate' if duplicate else 'single'} deals")
     started = time.monotonic()
     try:
-        _run(contest, title, quiet)
+        _run(contest, title, quiet, None if test is None else test.stop)
     except SettingsChanged as error:
         typer.echo(f"Error: {error}", err=True)
         raise typer.Exit(EXIT_UNUSABLE) from None
@@ -160,6 +168,8 @@ def arena(
     if len(forfeits) > 10:
         console.print(f"… {len(forfeits) - 10:,} more forfeits in {output}/results.jsonl", markup=False,
                       soft_wrap=True)
+    if test is not None:
+        console.print(test.verdict(contest.standings), markup=False, highlight=False, soft_wrap=True)
     kept = f"; {contest.kept:,} kept from an earlier run" if contest.kept else ""
     rate = f" ({played / seconds:,.1f} matches/s)" if seconds > 0 and played else ""
     console.print(f"{played:,} matches played in {seconds:.1f} s{rate}{kept}; logs in {output}", markup=False,
@@ -170,6 +180,8 @@ def arena(
         from ..play.arena import settings_data
 
         document = {"settings": settings_data(settings), "stopped": contest.stopped, **data}
+        if test is not None:
+            document["sprt"] = test.as_data(contest.standings)
         try:
             Path(out).write_bytes(msgspec.json.format(msgspec.json.encode(document), indent=2) + b"\n")
         except OSError as error:
@@ -177,11 +189,63 @@ def arena(
             raise typer.Exit(EXIT_UNUSABLE) from None
 
 
-def _run(contest: Any, title: str, quiet: bool) -> None:
+class _SprtTest:
+    """``--sprt``: the test of the first bot against the second, read from the standings after each deal."""
+
+    def __init__(self, test: Any, first: str, second: str) -> None:
+        self.test, self.first, self.second = test, first, second
+        self.decision: str | None = None
+
+    def stop(self, standings: Any) -> str | None:
+        """The reason to stop once the test has decided (what :meth:`Arena.run` takes as ``stop``)."""
+        self.decision = self.test.update(*standings.record(self.first, self.second))
+        return None if self.decision is None else f"SPRT accepted {self.decision}"
+
+    def verdict(self, standings: Any) -> str:
+        """The test's outcome in words, with its counts and log-likelihood ratio."""
+        wins, draws, losses = standings.record(self.first, self.second)
+        decision = self.test.update(wins, draws, losses)
+        lower, upper = self.test.bounds
+        counts = (f"{self.first} against {self.second}: {wins:,} won, {draws:,} drawn, {losses:,} lost; "
+                  f"LLR {self.test.llr:.2f}, bounds {lower:.2f} and {upper:.2f}")
+        if decision == "H1":
+            return f"SPRT accepted H1: {self.first} is at least {self.test.elo1:g} Elo stronger ({counts})"
+        if decision == "H0":
+            return f"SPRT accepted H0: {self.first} is no more than {self.test.elo0:g} Elo stronger ({counts})"
+        return f"SPRT undecided: play more matches (--matches) ({counts})"
+
+    def as_data(self, standings: Any) -> dict[str, Any]:
+        """The test for ``--out``: its settings, the counts, the ratio and the decision (null: undecided)."""
+        wins, draws, losses = standings.record(self.first, self.second)
+        decision = self.test.update(wins, draws, losses)
+        return {"first": self.first, "second": self.second, "elo0": self.test.elo0, "elo1": self.test.elo1,
+                "alpha": self.test.alpha, "beta": self.test.beta, "wins": wins, "draws": draws, "losses": losses,
+                "llr": self.test.llr, "bounds": list(self.test.bounds), "decision": decision}
+
+
+def _sprt_test(given: str | None, alpha: float, beta: float, names: list[str], size: int) -> _SprtTest | None:
+    """The ``--sprt`` test, or a clear error for what it cannot test."""
+    if given is None:
+        return None
+    from ..play.sprt import Sprt
+
+    if len(names) != 2 or size != 2:
+        raise typer.BadParameter(f"the test compares two bots at two-player tables; {len(names)} bots at "
+                                 f"{size}-player tables given", param_hint="--sprt")
+    try:
+        elo0, elo1 = (float(part) for part in given.split(","))
+        test = Sprt(elo0, elo1, alpha, beta)
+    except ValueError as error:
+        why = str(error) if "must" in str(error) else f"give ELO0,ELO1 such as 0,50 (got {given!r})"
+        raise typer.BadParameter(why, param_hint="--sprt/--alpha/--beta") from None
+    return _SprtTest(test, names[0], names[1])
+
+
+def _run(contest: Any, title: str, quiet: bool, stop: Any = None) -> None:
     """Run the arena with a live table on a terminal, progress lines otherwise (nothing with ``quiet``)."""
     total = contest.total
     if quiet:
-        contest.run()
+        contest.run(stop=stop)
         return
     if not sys.stdout.isatty():
         step = max(1, total // 10)
@@ -193,7 +257,7 @@ def _run(contest: Any, title: str, quiet: bool) -> None:
                 print(f"{count:,}/{total:,} matches; leading: {leader} "
                       f"({_signed(contest.standings.rating(leader)[0])} Elo)", flush=True)
 
-        contest.run(on_result=report)
+        contest.run(on_result=report, stop=stop)
         return
     from rich.console import Group
     from rich.live import Live
@@ -216,4 +280,4 @@ def _run(contest: Any, title: str, quiet: bool) -> None:
                 shown[0] = now
                 live.update(Group(crosstable(contest.standings.as_data(), title), progress))
 
-        contest.run(on_result=update)
+        contest.run(on_result=update, stop=stop)

@@ -351,8 +351,12 @@ class Arena:
 
 
 def parse_entrants(bots: Sequence[str], builtins: Sequence[str]) -> list[Entrant]:
-    """``--bot NAME=COMMAND`` and ``--builtin NAME`` as entrants; ValueError names what is wrong."""
-    entrants = [Entrant(name, builtin=name) for name in builtins]
+    """``--bot NAME=COMMAND`` and ``--builtin NAME`` (or ``--builtin ALIAS=NAME``, to seat a built-in bot against
+    itself) as entrants; ValueError names what is wrong."""
+    entrants = []
+    for given in builtins:
+        alias, equals, base = given.partition("=")
+        entrants.append(Entrant(alias.strip(), builtin=base.strip() if equals else alias.strip()))
     for given in bots:
         name, equals, command = given.partition("=")
         name = name.strip()
