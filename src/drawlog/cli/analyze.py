@@ -150,8 +150,9 @@ def _moments_text(matches: list[MatchAnalysis]) -> list[str]:
     lines = []
     for analysis in matches:
         found = critical_moments(analysis.decisions)
-        lines += ["", f"critical moments of {shown(analysis.match)} (the {TOP} largest errors and the {TOP} "
-                      f"largest swings, points):"]
+        title = (f"critical moments of {shown(analysis.match)} (the {TOP} largest errors and the {TOP} largest "
+                 f"swings, points):")
+        lines += ["", title]
         if not found:
             lines.append("  none: no decision with an error or a swing")
         for moment in found:
