@@ -9,10 +9,15 @@ values sum to 0 over the seats, and so does every luck below.
 * **Deal luck** of each seat at a round's start (:func:`deal_luck`): the mean
   result of ``samples`` rollouts from the *true* hands, each with the stock
   shuffled anew (the stock's order is draw luck, counted at each draw), minus
-  the mean over ``samples`` *fresh* random deals with the same hand sizes, the
-  same opener and the same house rules (and, in All Fives, the same match
-  target in play): the average deal. Keeping the opener keeps the opener's
-  advantage out of the luck: it is the rules', not the hands'.
+  the mean over *fresh* random deals with the same hand sizes, the same opener
+  and the same house rules (and, in All Fives, the same points to the match
+  target): the average deal (:func:`average_deal`). Keeping the opener keeps
+  the opener's advantage out of the luck: it is the rules', not the hands'.
+  The average deal does not depend on the hands, so it is estimated once per
+  rules, opener and points to the target, from :data:`AVERAGE_DEAL_FACTOR`
+  times ``samples`` deals, and remembered (in Draw, where no target is in play
+  within a round, every round of a table size shares it; in All Fives the
+  points to the target change every round).
 * **Draw luck** of each draw (:func:`draw_luck`): every tile in the stock at
   that moment was equally likely to be the next one (the reserve's tiles too: a
   logged or shuffled order does not tell which tiles end up in the reserve).
@@ -37,18 +42,26 @@ roughly the spread of a round's results over the square root of ``samples``
 numbers from the seed, the match, the round and the line (:func:`luck_seed`),
 so the figures do not depend on what else is analysed or in which order.
 
-**Cost**: a deal takes ``2 · samples`` rollouts, a draw ``samples`` rollouts
-per tile in the stock (up to 14 in a 2-player Draw round).
+**Cost**: a deal takes ``samples`` rollouts (plus the average deal's
+``AVERAGE_DEAL_FACTOR · samples`` when not yet known), a draw ``samples``
+rollouts per tile in the stock (up to 14 in a 2-player Draw round).
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Final
 
 from ..engine.rounds import Round
 from ..engine.tiles import FULL_SET, members
 from .rollout import Rollout
+
+#: The average deal is estimated from this many times ``samples`` fresh deals (its noise would be every deal's).
+AVERAGE_DEAL_FACTOR: Final = 8
+#: Average deals remembered (each a few floats) before the memory is cleared.
+MAX_REMEMBERED: Final = 4096
+_AVERAGES: dict[tuple[object, ...], tuple[float, ...]] = {}
 
 
 @dataclass(frozen=True)
@@ -107,21 +120,45 @@ def _add(totals: list[float], values: list[float]) -> None:
         totals[seat] += value
 
 
-def deal_luck(state: Round, samples: int, rng: random.Random) -> list[float]:
-    """Each seat's deal luck in ``state``, a round just dealt (no move made yet); see the module's docstring."""
-    players = len(state.hands)
+def deal_luck(state: Round, samples: int, rng: random.Random, seed: int = 0) -> list[float]:
+    """Each seat's deal luck in ``state``, a round just dealt (no move made yet); see the module's docstring.
+
+    ``rng`` shuffles the stock of the true hands; the average deal draws its own numbers from ``seed``.
+    """
     before = list(state.play_points)
     base = Rollout.from_round(state, None, [])
     stock = list(members(state.stock))
-    dealt = [0.0] * players
+    dealt = [0.0] * len(state.hands)
     for _ in range(samples):
         game = base.clone()
         rng.shuffle(stock)
         game.stock = list(stock)
         _add(dealt, seat_values(game.finish(), before))
-    sizes = [hand.bit_count() for hand in state.hands]
+    average = average_deal(state, samples * AVERAGE_DEAL_FACTOR, seed)
+    return [mine / samples - usual for mine, usual in zip(dealt, average)]
+
+
+def average_deal(state: Round, samples: int, seed: int = 0) -> tuple[float, ...]:
+    """Each seat's mean result over ``samples`` random deals of ``state``'s rules, opener and points to the target.
+
+    Remembered per rules, opener, points to the target, ``samples`` and
+    ``seed`` (the same figures whatever was asked before).
+    """
+    base = Rollout.from_round(state, None, [])
+    sizes = tuple(hand.bit_count() for hand in state.hands)
+    key = (base.fives, sizes, base.reserve, base.turn, tuple(base.to_win), tuple(base.play_points), samples, seed)
+    known = _AVERAGES.get(key)
+    if known is None:
+        if len(_AVERAGES) >= MAX_REMEMBERED:
+            _AVERAGES.clear()
+        known = _AVERAGES[key] = _average_of(base, sizes, samples, random.Random(f"{seed}/average-deal/{key}"))
+    return known
+
+
+def _average_of(base: Rollout, sizes: tuple[int, ...], samples: int, rng: random.Random) -> tuple[float, ...]:
+    before = list(base.play_points)
     tiles = list(members(FULL_SET))
-    average = [0.0] * players
+    average = [0.0] * len(sizes)
     for _ in range(samples):
         rng.shuffle(tiles)
         hands, start = [], 0
@@ -135,7 +172,7 @@ def deal_luck(state: Round, samples: int, rng: random.Random) -> list[float]:
         game.hands = hands
         game.stock = tiles[start:]
         _add(average, seat_values(game.finish(), before))
-    return [(mine - usual) / samples for mine, usual in zip(dealt, average)]
+    return tuple(value / samples for value in average)
 
 
 def draw_luck(state: Round, tile: int, samples: int, rng: random.Random) -> list[float]:
@@ -167,4 +204,4 @@ def draw_luck(state: Round, tile: int, samples: int, rng: random.Random) -> list
     return [(totals[tile][seat] - mean[seat]) / samples for seat in range(players)]
 
 
-__all__ = ["LuckValue", "RoundResult", "deal_luck", "draw_luck", "luck_seed", "round_results", "seat_values"]
+__all__ = ["AVERAGE_DEAL_FACTOR", "LuckValue", "RoundResult", "average_deal", "deal_luck", "draw_luck", "luck_seed", "round_results", "seat_values"]

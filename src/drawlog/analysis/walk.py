@@ -67,17 +67,30 @@ class MatchAnalysis:
     results: list[RoundResult] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class WalkOptions:
+    """What a walk weighs: ``samples`` deals per decision, the ``seed``; luck (with ``luck_samples``
+    rollouts per deal and per candidate tile, ``samples`` when None) and decisions, each may be left out."""
+
+    samples: int
+    seed: int
+    luck: bool = True
+    decisions: bool = True
+    luck_samples: int | None = None
+
+
 class _MatchWalk:
     """One match being replayed: the engine's match and round, the voids, the ply."""
 
-    def __init__(self, analysis: MatchAnalysis, match: Match | None, stop: Stop | None, samples: int,
-                 seed: int, luck: bool = True) -> None:
+    def __init__(self, analysis: MatchAnalysis, match: Match | None, stop: Stop | None, options: WalkOptions) -> None:
         self.analysis = analysis
         self.match = match
         self.stop = stop
-        self.samples = samples
-        self.seed = seed
-        self.luck = luck
+        self.samples = options.samples
+        self.seed = options.seed
+        self.luck = options.luck
+        self.decisions = options.decisions
+        self.luck_samples = options.luck_samples or options.samples
         self.state: Round | None = None
         self.voids = VoidTracker(len(analysis.players))
         self.ply = 0
@@ -120,7 +133,7 @@ class _MatchWalk:
         seat = state.turn
         self.ply += 1
         kind = "play" if isinstance(event, Play) else "draw" if isinstance(event, Draw) else "pass"
-        if kind != "pass":
+        if kind != "pass" and self.decisions:
             self._weigh(state, seat, event, kind, line)
         if kind == "draw" and self.luck:
             self._value(state, line, "draw", tile_id(event.tile))  # type: ignore[union-attr]
@@ -160,9 +173,9 @@ class _MatchWalk:
         analysis = self.analysis
         rng = luck_seed(self.seed, analysis.match, state.number, line)
         if tile is None:
-            values, label, drawer = deal_luck(state, self.samples, rng), None, None
+            values, label, drawer = deal_luck(state, self.luck_samples, rng, self.seed), None, None
         else:
-            values = draw_luck(state, tile, self.samples, rng)
+            values = draw_luck(state, tile, self.luck_samples, rng)
             label, drawer = _tile_label(tile), state.names[state.turn]
         variant = variant_of(state)
         analysis.luck.extend(LuckValue(analysis.file, analysis.match, state.number, line, name, variant, kind,
@@ -209,11 +222,14 @@ def _events(source: Source) -> Iterator[tuple[int, AnyEvent]]:
 
 
 def analyze_source(source: Source, samples: int, seed: int, only: str | None = None, luck: bool = True,
-                   ) -> Iterator[MatchAnalysis]:
+                   decisions: bool = True, luck_samples: int | None = None) -> Iterator[MatchAnalysis]:
     """The analysis of each match in one input (``only``: that match id alone), in the order they end.
 
-    ``luck`` False leaves the luck of deals and draws out (the round results are still recorded).
+    ``luck`` False leaves the luck of deals and draws out, ``decisions`` False
+    the weighing of decisions (the round results are always recorded);
+    ``luck_samples``: the rollouts of each luck valuation (default ``samples``).
     """
+    options = WalkOptions(samples, seed, luck, decisions, luck_samples)
     stops = first_errors(source)
     walks: dict[str, _MatchWalk] = {}
     for line, event in _events(source):
@@ -222,7 +238,7 @@ def analyze_source(source: Source, samples: int, seed: int, only: str | None = N
         if isinstance(event, MatchStart):
             if event.match in walks:
                 continue  # F005: a second start; the first is what is analysed
-            walks[event.match] = _start(source.name, event, stops.get(event.match), samples, seed, luck)
+            walks[event.match] = _start(source.name, event, stops.get(event.match), options)
             continue
         walk = walks.get(event.match)
         if walk is None or walk.done:
@@ -235,20 +251,19 @@ def analyze_source(source: Source, samples: int, seed: int, only: str | None = N
             yield walk.analysis
 
 
-def _start(file: str, event: MatchStart, stop: Stop | None, samples: int, seed: int, luck: bool = True,
-           ) -> _MatchWalk:
+def _start(file: str, event: MatchStart, stop: Stop | None, options: WalkOptions) -> _MatchWalk:
     players = tuple(event.players)
     analysis = MatchAnalysis(file, event.match, event.variant, players)
     hand, reserve = event.rules.given() if event.rules is not None else (None, None)
     _, rules = house_rules(PROFILES[event.variant], len(players), hand, reserve, event.target)
     if rules is None or len(set(players)) != len(players) or not 2 <= len(players) <= 4:
         analysis.stop = stop or Stop(file, 0, "S101", "the match cannot be replayed")
-        return _MatchWalk(analysis, None, stop, samples, seed, luck)
-    return _MatchWalk(analysis, Match(players, rules=rules), stop, samples, seed, luck)
+        return _MatchWalk(analysis, None, stop, options)
+    return _MatchWalk(analysis, Match(players, rules=rules), stop, options)
 
 
 def analyze_paths(paths: Iterable[str], samples: int, seed: int, only: str | None = None, luck: bool = True,
-                  ) -> Iterator[MatchAnalysis | InputError]:
+                  decisions: bool = True, luck_samples: int | None = None) -> Iterator[MatchAnalysis | InputError]:
     """The analysis of every match in ``paths`` (files, folders, ``-``); an unreadable input as its error.
 
     Each input is read twice (validated, then replayed): standard input is
@@ -262,9 +277,9 @@ def analyze_paths(paths: Iterable[str], samples: int, seed: int, only: str | Non
             if item.path is None and item.url is None:
                 with tempfile.TemporaryDirectory(prefix="drawlog-analyze-") as folder:
                     yield from analyze_source(_spooled(item, Path(folder) / "input.jsonl"), samples, seed, only,
-                                              luck)
+                                              luck, decisions, luck_samples)
             else:
-                yield from analyze_source(item, samples, seed, only, luck)
+                yield from analyze_source(item, samples, seed, only, luck, decisions, luck_samples)
         except InputError as error:
             yield error
 
@@ -281,4 +296,4 @@ def _spooled(source: Source, path: Path) -> Source:
     return Source(source.name, path)
 
 
-__all__ = ["MatchAnalysis", "Stop", "analyze_paths", "analyze_source", "first_errors"]
+__all__ = ["MatchAnalysis", "Stop", "WalkOptions", "analyze_paths", "analyze_source", "first_errors"]
