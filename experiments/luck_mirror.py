@@ -17,6 +17,13 @@ totals:
 each with a bootstrap 95 % interval (matches resampled, since the players of a
 match are not independent: in a 2-player match their figures are opposite).
 
+**The bots.** Luck is valued with the analysis's rollout policy, so what it
+takes out of a result is exact (up to sampling noise) only when the players
+play that policy: ``--bot policy`` (a bot defined here, registered in the
+simulator's bot list for this process) is that ceiling; ``greedy`` (heaviest
+tile, most points now) is close to it but differs in ends and tie-breaks, and
+every such difference is skill-or-noise that luck does not remove.
+
 **Method choice on held-out data.** The one choice is ``K``, the rollouts per
 luck valuation (``--luck-samples`` in the analysis; cost grows linearly with
 it, noise falls as 1/√K). Each ``K`` of ``--candidates`` is tried on the
@@ -39,8 +46,28 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from drawlog.analysis.rollout import Rollout
 from drawlog.analysis.walk import MatchAnalysis, analyze_paths
+from drawlog.engine.rounds import Round
+from drawlog.engine.tiles import TILES
+from drawlog.play.bots import BOTS, DRAW, PASS, Action, Bot
 from drawlog.play.simulate import SimulationOptions, Simulator, encode_events
+
+
+class PolicyBot(Bot):
+    """Plays the analysis's rollout policy (:mod:`drawlog.analysis.rollout`): heaviest tile, most points now."""
+
+    name = "policy"
+    description = "the analysis's rollout policy"
+
+    def choose(self, state: Round, seat: int, rng: random.Random) -> Action:
+        move = Rollout.from_round(state).policy_move()
+        if move.tile >= 0:
+            return ("play", TILES[move.tile], move.end)
+        return DRAW if move.tile == -1 else PASS
+
+
+BOTS.setdefault(PolicyBot.name, PolicyBot)
 
 
 @dataclass(frozen=True)
@@ -153,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the experiment; print the figures and, with ``--json``, write them."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", default="draw,all-fives", help="draw, all-fives or both (comma-separated)")
-    parser.add_argument("--bot", default="greedy", help="the bot in every seat (random, greedy, tactician)")
+    parser.add_argument("--bot", default="greedy", help="the bot in every seat (policy, random, greedy, tactician)")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--tune-seeds", default="1-3", help="simulation seeds for picking K (1-3 or 1,2,3)")
     parser.add_argument("--test-seeds", default="101-106", help="held-out simulation seeds for the figures")
