@@ -283,3 +283,19 @@ def test_mirror_luck_sums_to_zero_over_the_seats(tmp_path: Path, variant: str, p
     mean = sum(own) / len(own)
     spread = math.sqrt(sum((v - mean) ** 2 for v in own) / (len(own) - 1))
     assert len(own) > 20 and abs(mean) < 4 * spread / math.sqrt(len(own))
+
+
+def test_a_round_never_settled_counts_in_no_total(tmp_path: Path) -> None:
+    """A log cut inside round 2: its deal and draws are in the luck table, but only round 1 makes the totals."""
+    lines = (SAMPLES / "tournament-2p.jsonl").read_text().splitlines(keepends=True)
+    mine = [text for text in lines if json.loads(text).get("match") == "t2-000001"]
+    second = next(index for index, text in enumerate(mine) if '"round_start"' in text and '"round":2' in text)
+    log = tmp_path / "cut.jsonl"
+    log.write_text("".join(mine[:second + 6]))
+    [analysis] = [a for a in analyze_paths([str(log)], 2, 0) if not isinstance(a, Exception)]
+    assert not analysis.finished and {r.round for r in analysis.results} == {1}
+    assert {v.round for v in analysis.luck} == {1, 2}
+    figures = {f.player: f for f in player_figures(analysis.decisions, analysis.luck, analysis.results)}
+    settled = sum(v.value for v in analysis.luck if v.player == "p1" and v.round == 1)
+    assert figures["p1"].rounds == 1 and figures["p1"].luck == pytest.approx(settled)
+    assert figures["p1"].result == next(r.result for r in analysis.results if r.player == "p1")
