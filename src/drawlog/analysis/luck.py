@@ -36,9 +36,10 @@ values sum to 0 over the seats, and so does every luck below.
   **luck-adjusted result** ``result − luck`` (as GNU Backgammon reports it:
   what the play earned once the dice, here the tiles, are taken out).
 
-Both are estimates with sampling noise: the standard error of one value is
-roughly the spread of a round's results over the square root of ``samples``
-(about 2–3 points at 64 samples in Draw). Each valuation draws its own random
+Both are estimates with sampling noise, falling as 1/√``samples``: at 64
+samples about 2 points per deal and 1.2 per draw in Draw (3 and 1.6 in All
+Fives), but a Draw match sums a hundred-odd values, some 28 points in all
+(``experiments/luck_noise.py``); raise ``samples`` for one match's luck. Each valuation draws its own random
 numbers from the seed, the match, the round and the line (:func:`luck_seed`),
 so the figures do not depend on what else is analysed or in which order.
 
