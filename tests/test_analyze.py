@@ -408,7 +408,9 @@ def test_analyze_standard_input_reads_like_the_file() -> None:
     from_file = analyze(log, "--match", "t2-000001", "--samples", "4")
     result = runner.invoke(app, ["analyze", "-", "--match", "t2-000001", "--samples", "4"], env=ENV,
                            input=log.read_bytes())
-    assert result.exit_code == 0 and result.output == from_file.output
+    # the critical moments' replay commands need a file: standard input has none
+    assert result.exit_code == 0 and "drawlog replay" in from_file.output
+    assert result.output.splitlines() == [line for line in from_file.output.splitlines() if "drawlog replay" not in line]
 
 
 @settings(max_examples=150, deadline=None)

@@ -25,6 +25,10 @@ blunder    10 or more
 The thresholds are provisional (a Draw round is worth about 10–40 points to
 its winner): the calibration experiments of issue #22 are to set them.
 
+The **swing** of a decision is its best information equity minus its worst
+(points): how much was at stake, whatever was played. The largest errors and
+swings of a match are its *critical moments* (:mod:`.moments`).
+
 **Peek decisions**: those where no information-best action is also an
 omniscient-best one (ties within :data:`TIE` count as best); on them the
 player *peeked* when the action taken is omniscient-best.
@@ -89,6 +93,8 @@ class Decision:
     samples: int
     peek_decision: bool
     peeked: bool
+    #: The best information equity minus the worst: how much was at stake (points, ≥ 0).
+    swing: float
     #: All the actions, with their information and omniscient equities (for ``--format json``).
     actions: tuple[tuple[str, float, float], ...] = ()
 
@@ -126,7 +132,7 @@ def weigh(state: Round, seat: int, actions: list[Action], taken: int, excluded: 
         "best_equity": information[best], "error": error, "error_se": error_se, "error_class": error_class(error),
         "omniscient_equity": omniscient[taken], "omniscient_best_equity": omniscient[omniscient_best],
         "samples": samples, "peek_decision": peek_decision,
-        "peeked": peek_decision and taken in omniscient_set,
+        "peeked": peek_decision and taken in omniscient_set, "swing": max(information) - min(information),
     }
     table = tuple((action.label(), information[index], omniscient[index]) for index, action in enumerate(actions))
     return figures, table

@@ -8,8 +8,16 @@
 * **blunders, mistakes, inaccuracies**: counts, and per 100 decisions.
 * **peek rate**: on the *peek decisions* (no information-best action is also
   omniscient-best), the share where the player took an omniscient-best
-  action; ``None`` with no such decision. Its z-score against honest play,
-  luck and the verdict are not computed yet (columns left null).
+  action; ``None`` with no such decision. Its z-score against honest play
+  and the verdict are not computed here (columns left null).
+* **rounds, result, luck, luck_adjusted** (:mod:`.luck`): over the player's
+  settled rounds (a ``round_end`` replayed), the sum of their results
+  ``d[p] − mean(d[others])``, the sum of the luck of those rounds' deals and
+  draws, and ``result − luck``; totals, in points (the text output divides
+  them by ``rounds``). Luck of a round never settled (the match stopped or
+  ended inside it) is in the ``luck`` table but not in these sums. A player
+  with settled rounds and no decision is listed with ``decisions`` 0 and null
+  accuracy and mean error.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .decisions import Decision
+from .luck import LuckValue, RoundResult
 
 #: Points of error that bring a decision's accuracy down to 100/e (about 37).
 ACCURACY_SCALE: Final = 10.0
@@ -44,6 +53,10 @@ class PlayerFigures:
     inaccuracies: int
     peek_decisions: int
     peeks: int
+    #: Settled rounds; the sums of the results, and of the luck (None: luck not valued) over them.
+    rounds: int = 0
+    result: float = 0.0
+    luck: float | None = None
 
     def per_100(self, count: int) -> float:
         """``count`` per 100 decisions."""
@@ -55,20 +68,44 @@ class PlayerFigures:
         return self.peeks / self.peek_decisions if self.peek_decisions else None
 
 
-def player_figures(decisions: Iterable[Decision]) -> list[PlayerFigures]:
-    """The figures of every player, per game, in the order of game then name."""
+def player_figures(decisions: Iterable[Decision], luck: Iterable[LuckValue] | None = None,
+                   results: Iterable[RoundResult] = ()) -> list[PlayerFigures]:
+    """The figures of every player, per game, in the order of game then name.
+
+    ``results``: the settled rounds' results; ``luck``: the luck values (None:
+    luck was not valued, so ``luck`` stays None). Luck counts only in the
+    rounds that have a result.
+    """
     groups: dict[tuple[str, str], list[Decision]] = {}
     for decision in decisions:
         groups.setdefault((decision.variant, decision.player), []).append(decision)
+    rounds: dict[tuple[str, str], int] = {}
+    result: dict[tuple[str, str], float] = {}
+    settled = set()
+    for each in results:
+        key = (each.variant, each.player)
+        groups.setdefault(key, [])
+        rounds[key] = rounds.get(key, 0) + 1
+        result[key] = result.get(key, 0.0) + each.result
+        settled.add((each.file, each.match, each.round))
+    lucky: dict[tuple[str, str], float] | None = None
+    if luck is not None:
+        lucky = {}
+        for value in luck:
+            if (value.file, value.match, value.round) in settled:
+                key = (value.variant, value.player)
+                lucky[key] = lucky.get(key, 0.0) + value.value
     figures = []
     for (variant, player), mine in sorted(groups.items()):
+        key = (variant, player)
         count = len(mine)
         classes = [decision.error_class for decision in mine]
         peek = [decision for decision in mine if decision.peek_decision]
         figures.append(PlayerFigures(
-            player, variant, count, sum(decision_accuracy(d.error) for d in mine) / count,
-            sum(d.error for d in mine) / count, classes.count("blunder"), classes.count("mistake"),
-            classes.count("inaccuracy"), len(peek), sum(d.peeked for d in peek)))
+            player, variant, count, sum(decision_accuracy(d.error) for d in mine) / count if count else math.nan,
+            sum(d.error for d in mine) / count if count else math.nan, classes.count("blunder"),
+            classes.count("mistake"), classes.count("inaccuracy"), len(peek), sum(d.peeked for d in peek),
+            rounds.get(key, 0), result.get(key, 0.0), None if lucky is None else lucky.get(key, 0.0)))
     return figures
 
 
@@ -78,13 +115,13 @@ DECISION_COLUMNS: Final = (
     ("player", "String"), ("variant", "String"), ("options", "Int32"), ("action", "String"), ("best", "String"),
     ("omniscient_best", "String"), ("equity", "Float64"), ("best_equity", "Float64"), ("error", "Float64"), ("error_se", "Float64"),
     ("class", "String"), ("omniscient_equity", "Float64"), ("omniscient_best_equity", "Float64"),
-    ("samples", "Int32"), ("peek_decision", "Boolean"), ("peeked", "Boolean"))
+    ("samples", "Int32"), ("peek_decision", "Boolean"), ("peeked", "Boolean"), ("swing", "Float64"))
 #: The ``analysis_players`` table's columns and polars types.
 PLAYER_COLUMNS: Final = (
     ("player", "String"), ("variant", "String"), ("decisions", "Int64"), ("accuracy", "Float64"),
     ("mean_error", "Float64"), ("blunders", "Int64"), ("mistakes", "Int64"), ("inaccuracies", "Int64"),
     ("blunders_per_100", "Float64"), ("mistakes_per_100", "Float64"), ("inaccuracies_per_100", "Float64"),
-    ("luck", "Float64"), ("luck_adjusted", "Float64"), ("peek_decisions", "Int64"), ("peek_rate", "Float64"),
+    ("rounds", "Int64"), ("result", "Float64"), ("luck", "Float64"), ("luck_adjusted", "Float64"), ("peek_decisions", "Int64"), ("peek_rate", "Float64"),
     ("peek_z", "Float64"), ("verdict", "String"))
 
 
@@ -95,8 +132,14 @@ def decision_row(decision: Decision) -> dict[str, Any]:
     return row
 
 
+#: The ``luck`` table's columns and polars types (``tile`` and ``drawer`` null for a deal).
+LUCK_COLUMNS: Final = (
+    ("file", "String"), ("match", "String"), ("round", "Int32"), ("line", "Int64"), ("player", "String"),
+    ("variant", "String"), ("kind", "String"), ("tile", "String"), ("drawer", "String"), ("value", "Float64"))
+
+
 def player_row(figures: PlayerFigures) -> dict[str, Any]:
-    """An ``analysis_players`` row (luck, peek_z and verdict: not computed yet, null)."""
+    """An ``analysis_players`` row (luck: see :func:`luck_row`; peek_z and verdict: not computed yet, null)."""
     return {
         "player": figures.player, "variant": figures.variant, "decisions": figures.decisions,
         "accuracy": figures.accuracy, "mean_error": figures.mean_error, "blunders": figures.blunders,
@@ -107,8 +150,18 @@ def player_row(figures: PlayerFigures) -> dict[str, Any]:
     }
 
 
-def frames(decisions: list[Decision]) -> dict[str, Any]:
-    """The tables as polars frames: ``decisions`` and ``analysis_players``, typed even when empty."""
+def luck_row(figures: PlayerFigures) -> dict[str, Any]:
+    """The ``analysis_players`` columns of rounds, results and luck (and accuracy null without decisions)."""
+    row: dict[str, Any] = {"rounds": figures.rounds, "result": figures.result, "luck": figures.luck,
+                           "luck_adjusted": None if figures.luck is None else figures.result - figures.luck}
+    if not figures.decisions:
+        row.update(accuracy=None, mean_error=None)
+    return row
+
+
+def frames(decisions: list[Decision], luck: list[LuckValue] | None = None,
+           results: list[RoundResult] | tuple[RoundResult, ...] = ()) -> dict[str, Any]:
+    """The tables as polars frames: ``decisions``, ``analysis_players`` and ``luck``, typed even when empty."""
     import polars as pl
 
     def frame(rows: list[dict[str, Any]], columns: tuple[tuple[str, str], ...]) -> pl.DataFrame:
@@ -117,9 +170,12 @@ def frames(decisions: list[Decision]) -> dict[str, Any]:
 
     return {
         "decisions": frame([decision_row(d) for d in decisions], DECISION_COLUMNS),
-        "analysis_players": frame([player_row(f) for f in player_figures(decisions)], PLAYER_COLUMNS),
+        "analysis_players": frame([{**player_row(f), **luck_row(f)} for f in player_figures(decisions, luck, results)],
+                                  PLAYER_COLUMNS),
+        "luck": frame([{name: getattr(value, name) for name, _ in LUCK_COLUMNS} for value in luck or ()],
+                      LUCK_COLUMNS),
     }
 
 
-__all__ = ["ACCURACY_SCALE", "DECISION_COLUMNS", "PLAYER_COLUMNS", "PlayerFigures", "decision_accuracy",
-           "frames", "player_figures"]
+__all__ = ["ACCURACY_SCALE", "DECISION_COLUMNS", "LUCK_COLUMNS", "PLAYER_COLUMNS", "PlayerFigures", "decision_accuracy",
+           "frames", "luck_row", "player_figures"]

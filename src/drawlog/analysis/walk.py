@@ -6,6 +6,10 @@ match's events (decoded by :mod:`drawlog.log.events`) are then replayed on the
 engine's :class:`~drawlog.engine.match.Match` up to that line, and the
 analysis says where it stopped. Warnings do not stop it, nor does a missing
 ``match_end`` (``F006``: the match is analysed as far as it was logged).
+
+Along the way, unless ``luck`` is off, the luck of every deal and every draw
+is valued for every player (:mod:`.luck`), and each settled round's result
+(``round_end``) recorded.
 """
 
 from __future__ import annotations
@@ -22,12 +26,13 @@ from ..check.walkthrough import numbered_blocks
 from ..engine.match import Match
 from ..engine.profiles import PROFILES, house_rules
 from ..engine.rounds import Round
-from ..engine.tiles import tile_id
+from ..engine.tiles import TILES, tile_id
 from ..errors import InputError
 from ..log.events import AnyEvent, Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
 from ..log.reader import LongLine, Source, expand_paths, read_blocks
 from .actions import DRAW_ACTION, find_action, legal_actions
 from .decisions import Decision, decision_seed, variant_of, weigh
+from .luck import LuckValue, RoundResult, deal_luck, draw_luck, luck_seed, round_results
 from .sampler import SamplingError, VoidTracker
 
 _DECODER = msgspec.json.Decoder(AnyEvent)
@@ -45,7 +50,11 @@ class Stop:
 
 @dataclass
 class MatchAnalysis:
-    """The decisions of one match's legal prefix; ``stop`` when an error cut it short."""
+    """The decisions of one match's legal prefix; ``stop`` when an error cut it short.
+
+    ``luck``: every deal's and draw's luck for every player (:mod:`.luck`);
+    ``results``: every player's result in each settled round.
+    """
 
     file: str
     match: str
@@ -54,18 +63,34 @@ class MatchAnalysis:
     decisions: list[Decision] = field(default_factory=list)
     stop: Stop | None = None
     finished: bool = False
+    luck: list[LuckValue] = field(default_factory=list)
+    results: list[RoundResult] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class WalkOptions:
+    """What a walk weighs: ``samples`` deals per decision, the ``seed``; luck (with ``luck_samples``
+    rollouts per deal and per candidate tile, ``samples`` when None) and decisions, each may be left out."""
+
+    samples: int
+    seed: int
+    luck: bool = True
+    decisions: bool = True
+    luck_samples: int | None = None
 
 
 class _MatchWalk:
     """One match being replayed: the engine's match and round, the voids, the ply."""
 
-    def __init__(self, analysis: MatchAnalysis, match: Match | None, stop: Stop | None, samples: int,
-                 seed: int) -> None:
+    def __init__(self, analysis: MatchAnalysis, match: Match | None, stop: Stop | None, options: WalkOptions) -> None:
         self.analysis = analysis
         self.match = match
         self.stop = stop
-        self.samples = samples
-        self.seed = seed
+        self.samples = options.samples
+        self.seed = options.seed
+        self.luck = options.luck
+        self.decisions = options.decisions
+        self.luck_samples = options.luck_samples or options.samples
         self.state: Round | None = None
         self.voids = VoidTracker(len(analysis.players))
         self.ply = 0
@@ -85,11 +110,16 @@ class _MatchWalk:
             _, self.state = match.deal_round(event.round, event.opener, event.hands, event.stock)
             self.voids = VoidTracker(match.players)
             self.ply = 0
+            if self.luck:
+                self._value(self.state, line, "deal", None)
         elif isinstance(event, (Play, Draw, Pass)):
             self._move(event, line)
         elif isinstance(event, RoundEnd):
             if match.round_open:
-                match.settle_round()
+                state = match.round
+                points = match.settle_round().points
+                if state is not None and state.is_over:
+                    self._settled(state, points, line)
             self.state = None
         elif isinstance(event, MatchEnd):
             self.analysis.finished = True
@@ -103,8 +133,10 @@ class _MatchWalk:
         seat = state.turn
         self.ply += 1
         kind = "play" if isinstance(event, Play) else "draw" if isinstance(event, Draw) else "pass"
-        if kind != "pass":
+        if kind != "pass" and self.decisions:
             self._weigh(state, seat, event, kind, line)
+        if kind == "draw" and self.luck:
+            self._value(state, line, "draw", tile_id(event.tile))  # type: ignore[union-attr]
         self.voids.before_move(state, seat, kind)
         if isinstance(event, Play):
             faults = state.try_play(seat, event.tile, event.end)
@@ -135,6 +167,25 @@ class _MatchWalk:
         analysis.decisions.append(Decision(
             file=analysis.file, match=analysis.match, round=state.number, ply=self.ply, line=line,
             player=state.names[seat], variant=variant_of(state), actions=table, **figures))  # type: ignore[arg-type]
+
+    def _value(self, state: Round, line: int, kind: str, tile: int | None) -> None:
+        """Record the luck of the deal just made (``tile`` None) or of the draw of ``tile`` about to be made."""
+        analysis = self.analysis
+        rng = luck_seed(self.seed, analysis.match, state.number, line)
+        if tile is None:
+            values, label, drawer = deal_luck(state, self.luck_samples, rng, self.seed), None, None
+        else:
+            values = draw_luck(state, tile, self.luck_samples, rng)
+            label, drawer = _tile_label(tile), state.names[state.turn]
+        variant = variant_of(state)
+        analysis.luck.extend(LuckValue(analysis.file, analysis.match, state.number, line, name, variant, kind,
+                                       label, drawer, value) for name, value in zip(state.names, values))
+
+    def _settled(self, state: Round, points: tuple[int, ...], line: int) -> None:
+        analysis = self.analysis
+        variant = variant_of(state)
+        analysis.results.extend(RoundResult(analysis.file, analysis.match, state.number, line, name, variant, value)
+                                for name, value in zip(state.names, round_results(points)))
 
     def _stopped(self, line: int, message: str, code: str) -> None:
         self.analysis.stop = Stop(self.analysis.file, line, code, message)
@@ -170,8 +221,15 @@ def _events(source: Source) -> Iterator[tuple[int, AnyEvent]]:
                     yield first + offset, event
 
 
-def analyze_source(source: Source, samples: int, seed: int, only: str | None = None) -> Iterator[MatchAnalysis]:
-    """The analysis of each match in one input (``only``: that match id alone), in the order they end."""
+def analyze_source(source: Source, samples: int, seed: int, only: str | None = None, luck: bool = True,
+                   decisions: bool = True, luck_samples: int | None = None) -> Iterator[MatchAnalysis]:
+    """The analysis of each match in one input (``only``: that match id alone), in the order they end.
+
+    ``luck`` False leaves the luck of deals and draws out, ``decisions`` False
+    the weighing of decisions (the round results are always recorded);
+    ``luck_samples``: the rollouts of each luck valuation (default ``samples``).
+    """
+    options = WalkOptions(samples, seed, luck, decisions, luck_samples)
     stops = first_errors(source)
     walks: dict[str, _MatchWalk] = {}
     for line, event in _events(source):
@@ -180,7 +238,7 @@ def analyze_source(source: Source, samples: int, seed: int, only: str | None = N
         if isinstance(event, MatchStart):
             if event.match in walks:
                 continue  # F005: a second start; the first is what is analysed
-            walks[event.match] = _start(source.name, event, stops.get(event.match), samples, seed)
+            walks[event.match] = _start(source.name, event, stops.get(event.match), options)
             continue
         walk = walks.get(event.match)
         if walk is None or walk.done:
@@ -193,19 +251,19 @@ def analyze_source(source: Source, samples: int, seed: int, only: str | None = N
             yield walk.analysis
 
 
-def _start(file: str, event: MatchStart, stop: Stop | None, samples: int, seed: int) -> _MatchWalk:
+def _start(file: str, event: MatchStart, stop: Stop | None, options: WalkOptions) -> _MatchWalk:
     players = tuple(event.players)
     analysis = MatchAnalysis(file, event.match, event.variant, players)
     hand, reserve = event.rules.given() if event.rules is not None else (None, None)
     _, rules = house_rules(PROFILES[event.variant], len(players), hand, reserve, event.target)
     if rules is None or len(set(players)) != len(players) or not 2 <= len(players) <= 4:
         analysis.stop = stop or Stop(file, 0, "S101", "the match cannot be replayed")
-        return _MatchWalk(analysis, None, stop, samples, seed)
-    return _MatchWalk(analysis, Match(players, rules=rules), stop, samples, seed)
+        return _MatchWalk(analysis, None, stop, options)
+    return _MatchWalk(analysis, Match(players, rules=rules), stop, options)
 
 
-def analyze_paths(paths: Iterable[str], samples: int, seed: int, only: str | None = None,
-                  ) -> Iterator[MatchAnalysis | InputError]:
+def analyze_paths(paths: Iterable[str], samples: int, seed: int, only: str | None = None, luck: bool = True,
+                  decisions: bool = True, luck_samples: int | None = None) -> Iterator[MatchAnalysis | InputError]:
     """The analysis of every match in ``paths`` (files, folders, ``-``); an unreadable input as its error.
 
     Each input is read twice (validated, then replayed): standard input is
@@ -218,11 +276,17 @@ def analyze_paths(paths: Iterable[str], samples: int, seed: int, only: str | Non
         try:
             if item.path is None and item.url is None:
                 with tempfile.TemporaryDirectory(prefix="drawlog-analyze-") as folder:
-                    yield from analyze_source(_spooled(item, Path(folder) / "input.jsonl"), samples, seed, only)
+                    yield from analyze_source(_spooled(item, Path(folder) / "input.jsonl"), samples, seed, only,
+                                              luck, decisions, luck_samples)
             else:
-                yield from analyze_source(item, samples, seed, only)
+                yield from analyze_source(item, samples, seed, only, luck, decisions, luck_samples)
         except InputError as error:
             yield error
+
+
+def _tile_label(tile: int) -> str:
+    low, high = TILES[tile]
+    return f"[{low}|{high}]"
 
 
 def _spooled(source: Source, path: Path) -> Source:
@@ -232,4 +296,4 @@ def _spooled(source: Source, path: Path) -> Source:
     return Source(source.name, path)
 
 
-__all__ = ["MatchAnalysis", "Stop", "analyze_paths", "analyze_source", "first_errors"]
+__all__ = ["MatchAnalysis", "Stop", "WalkOptions", "analyze_paths", "analyze_source", "first_errors"]
