@@ -13,10 +13,6 @@ of no known match) are not copied.
 
 from __future__ import annotations
 
-import os
-import shutil
-import stat
-import sys
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -27,13 +23,12 @@ import msgspec
 
 from ..errors import InputError
 from ..log.events import MatchEnd, MatchStart
-from ..log.reader import LongLine, Source, read_blocks
+from ..log.reader import LongLine, Source, kept_to_read_again, read_blocks
 from .replay import Observer
 from .table import Table
 from .validator import Validator
 from .violations import Violation
 
-_COMPRESSED = ((b"\x1f\x8b", ".jsonl.gz"), (b"\x28\xb5\x2f\xfd", ".jsonl.zst"))
 #: Spool files kept open at once (interleaved matches): the least recently written one is closed first.
 _OPEN_SPOOLS = 64
 
@@ -188,24 +183,7 @@ class MatchFilter:
 
     def _kept(self, source: Source) -> Source:
         """A source that can be read twice: standard input or a pipe is first copied into ``work``."""
-        if source.path is not None:
-            try:
-                if stat.S_ISREG(os.stat(source.path).st_mode):
-                    return source
-            except OSError:
-                return source  # the first pass reports it
-        try:
-            stream: BinaryIO = sys.stdin.buffer if source.path is None else open(source.path, "rb")  # noqa: SIM115
-        except (OSError, AttributeError):
-            return source
-        head = stream.peek(4)[:4] if hasattr(stream, "peek") else b""
-        suffix = next((name for magic, name in _COMPRESSED if head.startswith(magic)), ".jsonl")
-        kept = self.work / f"input-{len(self.sources)}{suffix}"
-        with open(kept, "wb") as copy:
-            shutil.copyfileobj(stream, copy)
-        if source.path is not None:
-            stream.close()
-        return Source(source.name, kept)
+        return kept_to_read_again(source, self.work, len(self.sources))
 
 
 def _owner(infos: list[MatchInfo], starts: list[int], number: int) -> MatchInfo | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
@@ -15,6 +15,9 @@ from .app import (
     app,
     refuse_clobber,
 )
+
+if TYPE_CHECKING:
+    from ..log.sources import Source
 
 
 class SplitBy(str, Enum):
@@ -152,16 +155,11 @@ def replay(
     = None,
 ) -> None:
     """Show one match move by move: the board, hands, stock, legal moves and violations after each event."""
-    from rich.console import Console
+    import tempfile
 
-    from ..check.walkthrough import Selection, match_ids, split_location, walk, what_is_at
-    from ..errors import InputError
-    from ..log.reader import Source
-    from ..views.board import frames_json, render_frames
-    from ..views.board_svg import board_svg
-    from ..views.frames import write_output
+    from ..check.walkthrough import split_location
+    from ..log.reader import Source, kept_to_read_again
     from ..views.language import UnknownLanguage, catalog
-    from ..views.terminal import shown
 
     try:
         words = catalog(lang)
@@ -169,7 +167,23 @@ def replay(
         raise typer.BadParameter(str(error), param_hint="--lang") from None
     path, line = split_location(log)
     refuse_clobber("-o", output, [path])
-    source = Source(path, Path(path)) if path != "-" else Source("-")
+    with tempfile.TemporaryDirectory(prefix="drawlog-replay-") as work:  # standard input or a pipe: read once
+        source = kept_to_read_again(Source(path, Path(path)) if path != "-" else Source("-"), Path(work))
+        _replay(source, path, line, match, round_number, at, words, output_format, output)
+
+
+def _replay(source: Source, path: str, line: int | None, match: str | None, round_number: int | None,
+            at: int | None, words: Any, output_format: ReplayFormat, output: str | None) -> None:
+    """``replay`` once its input can be read again (standard input kept in a file)."""
+    from rich.console import Console
+
+    from ..check.walkthrough import Selection, match_ids, walk, what_is_at
+    from ..errors import InputError
+    from ..views.board import frames_json, render_frames
+    from ..views.board_svg import board_svg
+    from ..views.frames import write_output
+    from ..views.terminal import shown
+
     at = at if at is not None else line
     try:
         if match is None and line is not None:
