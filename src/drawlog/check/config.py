@@ -86,11 +86,15 @@ class Settings:
 
         ``--select`` replaces the file's ``select`` and ``extend-select``;
         ``--ignore`` replaces its ``ignore``; ``extend-ignore`` and the other
-        ``extend-select`` add up. ``ValueError`` names an unknown code.
+        ``extend-select`` add up. ``ValueError`` names an unknown code. A
+        selection given but empty (``--select ''``, ``select = []``) selects
+        nothing, as ruff's does: only the ``extend-select`` codes, if any.
         """
         chosen = select if select is not None else self.select
         extended = [*(self.extend_select if select is None else []), *(extend_select or [])]
         dropped = [*(ignore if ignore is not None else self.ignore or []), *self.extend_ignore, *(extend_ignore or [])]
+        if chosen is not None and selects_nothing(chosen):
+            return select_codes(extended, dropped) if not selects_nothing(extended) else frozenset()
         return select_codes([*chosen, *extended] if chosen else None, dropped)
 
     def ignored_in(self, file: str) -> frozenset[str]:
@@ -114,6 +118,11 @@ class Settings:
             if any(fnmatchcase(name, glob) for name in names) or ("/" not in glob and fnmatchcase(base, glob)):
                 dropped.extend(codes)
         return frozenset(RULES_BY_CODE) - select_codes(None, dropped) if dropped else frozenset()
+
+
+def selects_nothing(codes: list[str]) -> bool:
+    """Whether a list of codes and prefixes (each maybe comma-separated) names none: ``[]``, ``[""]``, ``[" , "]``."""
+    return not any(part.strip() for value in codes for part in value.split(","))
 
 
 def find_config(start: str | os.PathLike[str] | None = None) -> Path | None:

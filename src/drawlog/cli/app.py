@@ -378,9 +378,13 @@ def _screen(settings: Settings, baseline: str | None, record: bool) -> Screen | 
 
 def _selection_note(settings: Settings, *given: list[str] | None) -> str:
     """What limits the codes reported (``select: W``), for the verdict; empty when everything is reported."""
+    from ..check.config import selects_nothing
+
     select, ignore, extend_select, extend_ignore = given
     chosen = select if select is not None else settings.select
-    parts = [f"select: {','.join(chosen)}"] if chosen else []
+    parts = [f"select: {','.join(chosen)}"] if chosen and not selects_nothing(chosen) else []
+    if chosen is not None and selects_nothing(chosen):  # --select '' or select = []: nothing (ruff's reading)
+        parts = [f"select: {','.join(extend_select or settings.extend_select) or 'nothing'}"]
     dropped = [*(ignore if ignore is not None else settings.ignore or []), *settings.extend_ignore,
                *(extend_ignore or [])]
     if dropped:
