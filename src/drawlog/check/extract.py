@@ -25,7 +25,8 @@ import msgspec
 
 from ..errors import InputError
 from ..log.events import MatchEnd, MatchStart
-from ..log.reader import LongLine, Source, kept_to_read_again, read_blocks
+from ..log.kept import kept_to_read_again
+from ..log.reader import LongLine, Source, read_blocks
 from .replay import Observer
 from .table import Table
 from .validator import Validator

@@ -199,7 +199,8 @@ def replay(
     import tempfile
 
     from ..check.walkthrough import split_location
-    from ..log.reader import Source, kept_to_read_again
+    from ..log.kept import kept_to_read_again
+    from ..log.reader import Source
     from ..views.language import UnknownLanguage, catalog
 
     try:

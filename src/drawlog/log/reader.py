@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import itertools
 import os
 import re
 import stat
@@ -34,11 +35,13 @@ from .compressed import (  # noqa: F401  (BOMB_MIN_BYTES, BOMB_RATIO: read here 
     read_all,
 )
 from .events import MAX_NESTING
-from .remote import expand_url, is_url, url_chunks
+from .remote import expand_url, is_url, local_path_of, url_chunks
 from .sources import LOG_SUFFIXES, STDIN, Source, is_log_name  # noqa: F401  (the names readers import from here)
 
 #: Longest line kept; a longer one is skipped and reported.
 MAX_LINE_BYTES = 1 << 20
+#: What a source with a NUL byte on its first line is.
+BINARY = "binary data (NUL bytes), not a JSON Lines log"
 #: The UTF-8 byte order mark, dropped from the start of an input.
 BOM = b"\xef\xbb\xbf"
 
@@ -87,8 +90,8 @@ def expand_paths(paths: list[str]) -> Iterator[Source | InputError]:
 
     A path that cannot be used yields an :class:`InputError` in its place, so the
     caller can report it and go on with the rest. A file reached twice (named
-    twice, or through a link) is read once, under the name it was first reached
-    by. A FIFO, socket or device found in a folder is not opened (it could block
+    twice, through a link, or as a path and a ``file://`` URL) is read once,
+    under the name it was first reached by. A FIFO, socket or device found in a folder is not opened (it could block
     for ever) but reported; named on the command line (``<(zcat log.gz)``), it
     is read like a file.
     """
@@ -99,7 +102,10 @@ def expand_paths(paths: list[str]) -> Iterator[Source | InputError]:
             yield Source(STDIN)
             continue
         if is_url(raw):
-            yield from expand_url(raw, urls)
+            for found in expand_url(raw, urls):  # a file:// URL and a path of the same file: read once
+                local = local_path_of(found.url) if isinstance(found, Source) and found.url is not None else None
+                if local is None or _first_time(_status(Path(local)), seen):
+                    yield found
             continue
         path = Path(raw)
         if path.is_dir():
@@ -204,10 +210,32 @@ def read_blocks(source: Source, on_ratio: Callable[[int], None] | None = None) -
             raise InputError(source.name, f"{kind}-compressed data inside the compressed data: compressed twice?")
         raise InputError(source.name, f"{kind}-compressed data: name the file {suffix} to read it")
     newline = first.find(b"\n")
-    if b"\x00" in (first[:newline] if newline >= 0 else first)[:CHUNK_BYTES]:
+    if b"\x00" in (first[:newline] if newline >= 0 else first):
         # A NUL on the first line: binary data. NULs later (padding after a crash) are bad lines (F001).
-        raise InputError(source.name, "binary data (NUL bytes), not a JSON Lines log")
+        raise InputError(source.name, BINARY)
+    if newline < 0 and len(first) > MAX_LINE_BYTES:  # a first line over 1 MiB: read to its end, binary if a NUL
+        try:
+            length, rest = _rest_of_long_first_line(source.name, len(first), chunks)
+        except InputError:
+            raise
+        except Exception as error:  # noqa: BLE001 - any decoder fault is the file's
+            raise InputError(source.name, _describe(error), 1) from None
+        return itertools.chain([LongLine(length)], _blocks(source.name, rest, chunks) if rest is not None else ())
     return _blocks(source.name, first, chunks)
+
+
+def _rest_of_long_first_line(name: str, length: int, chunks: Iterator[bytes]) -> tuple[int, bytes | None]:
+    """Read past a first line over the limit (not kept): its length, and what follows its end (None: the input
+    ends in it); :class:`InputError` when a NUL comes before its end (binary data, however long the line)."""
+    for data in chunks:
+        end = data.find(b"\n")
+        part = data if end < 0 else data[:end]
+        if b"\x00" in part:
+            raise InputError(name, BINARY)
+        length += len(part)
+        if end >= 0:
+            return length, data[end + 1:]
+    return length, None
 
 
 def _first_chunk(chunks: Iterator[bytes]) -> bytes:
@@ -216,8 +244,9 @@ def _first_chunk(chunks: Iterator[bytes]) -> bytes:
     A producer that flushes the mark on its own (or a first gzip member or zstd
     frame that holds only the mark) sends it in a read of its own, and a pipe
     may give the first line in pieces: reads are joined until the first line is
-    whole or :data:`CHUNK_BYTES` long, so what it is (binary data, compressed
-    data) does not depend on how the reads arrive.
+    whole or over :data:`MAX_LINE_BYTES` long (a NUL anywhere in the first line
+    means binary data), so what it is (binary data, compressed data) does not
+    depend on how the reads arrive.
     """
     first = b""
     for chunk in chunks:
@@ -225,7 +254,7 @@ def _first_chunk(chunks: Iterator[bytes]) -> bytes:
         if len(first) <= len(BOM) and BOM.startswith(first):
             continue
         body = first.removeprefix(BOM)
-        if b"\n" in body or len(body) >= CHUNK_BYTES:
+        if b"\n" in chunk or len(body) > MAX_LINE_BYTES:
             break
     return first.removeprefix(BOM)
 
@@ -374,38 +403,3 @@ def _describe(error: BaseException) -> str:
         return f"cannot read: {error.strerror or error}"
     return f"cannot read: {error}"
 
-
-def kept_to_read_again(source: Source, folder: Path, number: int = 0) -> Source:
-    """A source that can be read more than once: standard input or a pipe is first copied into ``folder``.
-
-    A regular file, a URL, or a path that cannot be looked at (reading it will
-    say why) is returned as it is. The copy (``input-NUMBER.jsonl``, ``.gz`` or
-    ``.zst`` by its first bytes, so it is read as the stream would be) keeps the
-    source's name for every message.
-    """
-    if source.url is not None:
-        return source
-    if source.path is not None:
-        try:
-            if stat.S_ISREG(os.stat(source.path).st_mode):
-                return source
-        except OSError:
-            return source
-    try:
-        stream: BinaryIO = sys.stdin.buffer if source.path is None else open(source.path, "rb")  # noqa: SIM115
-    except (OSError, AttributeError):
-        return source
-    try:
-        head = b""
-        while len(head) < len(ZSTD_MAGIC) and (data := stream.read(len(ZSTD_MAGIC) - len(head))):
-            head += data
-        suffix = ".jsonl.gz" if head.startswith(GZIP_MAGIC) else ".jsonl.zst" if is_zstd(head) else ".jsonl"
-        kept = folder / f"input-{number}{suffix}"
-        with open(kept, "wb") as copy:
-            copy.write(head)
-            while data := stream.read(CHUNK_BYTES):
-                copy.write(data)
-    finally:
-        if source.path is not None:
-            stream.close()
-    return Source(source.name, kept)

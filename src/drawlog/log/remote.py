@@ -38,6 +38,16 @@ def url_filesystem(url: str) -> tuple[Any, str]:
     return url_to_fs(url)
 
 
+def local_path_of(url: str) -> str | None:
+    """The local path a ``file://`` URL names (None for another scheme, or one fsspec cannot read)."""
+    if not url.lower().startswith("file://"):
+        return None
+    try:
+        return str(url_filesystem(url)[1])
+    except Exception:  # noqa: BLE001 - expand_url says what is wrong with it
+        return None
+
+
 def _why(error: BaseException) -> str:
     """An fsspec or cloud error in a few words, on one line."""
     text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
