@@ -195,7 +195,16 @@ def read_blocks(source: Source, on_ratio: Callable[[int], None] | None = None) -
     when that is over :data:`BOMB_RATIO` (and over :data:`BOMB_MIN_BYTES`).
     """
     inflated: list[bool] = []  # (set once the source turns out compressed)
-    chunks = _chunks(source, on_ratio, inflated)
+    heard: list[int] = []  # a ratio heard before the first block is handed out waits for it (the reader's file)
+    handing_out: list[bool] = []
+
+    def hear(ratio: int) -> None:
+        if handing_out and on_ratio is not None:
+            on_ratio(ratio)
+        else:
+            heard.append(ratio)
+
+    chunks = _chunks(source, hear if on_ratio is not None else None, inflated)
     try:
         first = _first_chunk(chunks)
     except InputError:
@@ -220,8 +229,19 @@ def read_blocks(source: Source, on_ratio: Callable[[int], None] | None = None) -
             raise
         except Exception as error:  # noqa: BLE001 - any decoder fault is the file's
             raise InputError(source.name, _describe(error), 1) from None
-        return itertools.chain([LongLine(length)], _blocks(source.name, rest, chunks) if rest is not None else ())
-    return _blocks(source.name, first, chunks)
+        return _handed_out(itertools.chain([LongLine(length)], _blocks(source.name, rest, chunks) if rest is not None
+                                           else ()), heard, handing_out, on_ratio)
+    return _handed_out(_blocks(source.name, first, chunks), heard, handing_out, on_ratio)
+
+
+def _handed_out(blocks: Iterator[bytes | LongLine], heard: list[int], handing_out: list[bool],
+                on_ratio: Callable[[int], None] | None) -> Iterator[bytes | LongLine]:
+    """``blocks``, telling ``on_ratio`` what it was not told yet once the first is asked for."""
+    handing_out.append(True)
+    if on_ratio is not None:
+        for ratio in heard:
+            on_ratio(ratio)
+    yield from blocks
 
 
 def _rest_of_long_first_line(name: str, length: int, chunks: Iterator[bytes]) -> tuple[int, bytes | None]:
