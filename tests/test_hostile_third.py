@@ -27,7 +27,7 @@ DEEP = 100_000
 runner = CliRunner()
 
 
-def cli(*args: object, input: bytes | None = None):  # noqa: A002, ANN201
+def cli(*args: object, input: bytes | None = None):
     """``drawlog ARGS`` in this process; never a traceback."""
     result = runner.invoke(app, [str(arg) for arg in args], input=input, env=ENV)
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
@@ -90,8 +90,8 @@ def test_a_deeply_nested_pyproject_found_upwards_is_one_line(tmp_path: Path, mon
     monkeypatch.chdir(tmp_path / "sub")
     result = cli("validate", log)
     assert result.exit_code == 2
-    assert error_lines(result.output) == [f"Error: {tmp_path / 'pyproject.toml'}:2: arrays or tables nested more "
-                                          f"than 64 deep"]
+    assert error_lines(result.output) == [(f"Error: {tmp_path / 'pyproject.toml'}:2: arrays or tables nested more "
+                                          f"than 64 deep")]
 
 
 def test_a_config_from_the_zero_device_is_refused_unread(tmp_path: Path) -> None:
@@ -110,8 +110,8 @@ def test_a_deeply_nested_baseline_is_one_line_naming_it(tmp_path: Path) -> None:
                         encoding="utf-8")
     result = cli("validate", log, "--baseline", baseline)
     assert result.exit_code == 2
-    assert error_lines(result.output) == [f"Error: {baseline}:2: arrays or objects nested more than 64 deep: not "
-                                          f"a drawlog baseline"]
+    assert error_lines(result.output) == [(f"Error: {baseline}:2: arrays or objects nested more than 64 deep: not "
+                                          f"a drawlog baseline")]
 
 
 def test_a_baseline_from_the_zero_device_is_refused_in_bounded_memory(tmp_path: Path) -> None:
@@ -133,8 +133,8 @@ def test_stats_to_s3_without_credentials_is_one_line(tmp_path: Path) -> None:
     assert result.returncode == 2, result.stderr
     assert "Traceback" not in result.stderr
     assert error_lines(result.stderr) == [
-        "Error: s3://drawlog-no-such-bucket/stats: NoCredentialsError: Unable to locate credentials (credentials "
-        "come from the environment, ~/.aws, gcloud: see README, Larger than one machine)"]
+        ("Error: s3://drawlog-no-such-bucket/stats: NoCredentialsError: Unable to locate credentials (credentials "
+        "come from the environment, ~/.aws, gcloud: see README, Larger than one machine)")]
 
 
 # --- 5. filter and replay: right answers, in linear time -----------------------------------------------------------
@@ -280,8 +280,8 @@ def test_an_empty_selection_selects_nothing(tmp_path: Path, how: str) -> None:
         (tmp_path / "ci.toml").write_text("select = []\n", encoding="utf-8")
         result = cli("validate", log, "--config", tmp_path / "ci.toml", "--format", "concise")
     assert result.exit_code == 0
-    assert result.stdout.splitlines() == [f"no errors: 1 file, {len(match_lines()) + 1} lines, "
-                                          f"{len(match_lines()) + 1} events, 1 match (1 valid), 0 errors, 0 warnings"]
+    assert result.stdout.splitlines() == [(f"no errors: 1 file, {len(match_lines()) + 1} lines, "
+                                          f"{len(match_lines()) + 1} events, 1 match (1 valid), 0 errors, 0 warnings")]
 
 
 def test_an_empty_selection_says_so_when_matches_are_invalid(tmp_path: Path) -> None:
