@@ -22,10 +22,13 @@ from collections.abc import Callable, Iterable, Iterator
 
 from ..atomic import atomic_file
 from ..errors import DrawlogError
+from .small_files import MAX_FILE_NESTING, TooLarge, json_too_deep, megabytes, read_capped
 from .violations import Summary, Violation
 
 #: The version of the baseline file format.
 BASELINE_VERSION = 1
+#: The largest baseline read (about a million distinct violations); a larger one is refused unread.
+MAX_BASELINE_BYTES = 256 << 20
 
 Key = tuple[str, str, "str | None", str]
 
@@ -59,12 +62,20 @@ class Baseline:
         """Read a baseline file; :class:`BaselineError` names the file and what is wrong."""
         name = os.fspath(path)
         try:
-            with open(name, encoding="utf-8") as handle:
-                document = json.load(handle)
+            data = read_capped(name, MAX_BASELINE_BYTES)
+            deep = json_too_deep(data)
+            if deep is not None:
+                raise BaselineError(f"{name}:{deep}: arrays or objects nested more than {MAX_FILE_NESTING} deep: "
+                                    f"not a drawlog baseline")
+            document = json.loads(data.decode("utf-8"))
+        except TooLarge as error:
+            raise BaselineError(f"{name}: larger than {megabytes(error.limit)}: not a drawlog baseline") from None
         except OSError as error:
             raise BaselineError(f"cannot read the baseline {name}: {error.strerror or error}") from None
         except (ValueError, UnicodeDecodeError) as error:
             raise BaselineError(f"the baseline {name} is not JSON: {error}") from None
+        except RecursionError:
+            raise BaselineError(f"{name}: arrays or objects nested too deep: not a drawlog baseline") from None
         entries = document.get("violations") if isinstance(document, dict) else None
         if not isinstance(document, dict) or document.get("drawlog_baseline") != BASELINE_VERSION \
                 or not isinstance(entries, list):

@@ -21,6 +21,7 @@ from typing import Any
 
 from ..errors import DrawlogError
 from .rules import RULES_BY_CODE, select_codes
+from .small_files import MAX_FILE_NESTING, TooLarge, megabytes, read_capped, toml_too_deep
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -28,6 +29,8 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 CONFIG_NAMES = ("drawlog.toml", "pyproject.toml")
+#: The largest configuration file read; a larger one is refused unread.
+MAX_CONFIG_BYTES = 1 << 20
 #: The values ``format`` takes: ``validate --format``'s.
 FORMATS = ("text", "concise", "json", "jsonl", "github", "sarif", "junit", "gitlab")
 
@@ -83,11 +86,15 @@ class Settings:
 
         ``--select`` replaces the file's ``select`` and ``extend-select``;
         ``--ignore`` replaces its ``ignore``; ``extend-ignore`` and the other
-        ``extend-select`` add up. ``ValueError`` names an unknown code.
+        ``extend-select`` add up. ``ValueError`` names an unknown code. A
+        selection given but empty (``--select ''``, ``select = []``) selects
+        nothing, as ruff's does: only the ``extend-select`` codes, if any.
         """
         chosen = select if select is not None else self.select
         extended = [*(self.extend_select if select is None else []), *(extend_select or [])]
         dropped = [*(ignore if ignore is not None else self.ignore or []), *self.extend_ignore, *(extend_ignore or [])]
+        if chosen is not None and selects_nothing(chosen):
+            return select_codes(extended, dropped) if not selects_nothing(extended) else frozenset()
         return select_codes([*chosen, *extended] if chosen else None, dropped)
 
     def ignored_in(self, file: str) -> frozenset[str]:
@@ -113,6 +120,11 @@ class Settings:
         return frozenset(RULES_BY_CODE) - select_codes(None, dropped) if dropped else frozenset()
 
 
+def selects_nothing(codes: list[str]) -> bool:
+    """Whether a list of codes and prefixes (each maybe comma-separated) names none: ``[]``, ``[""]``, ``[" , "]``."""
+    return not any(part.strip() for value in codes for part in value.split(","))
+
+
 def find_config(start: str | os.PathLike[str] | None = None) -> Path | None:
     """The configuration file that applies in ``start`` (the current folder): the nearest upwards, or None."""
     folder = Path(start if start is not None else os.getcwd()).resolve()
@@ -129,28 +141,41 @@ def find_config(start: str | os.PathLike[str] | None = None) -> Path | None:
 def _has_drawlog_table(path: Path) -> bool:
     """Whether a pyproject.toml has ``[tool.drawlog]`` (one that cannot be parsed has it if it says so)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_capped(path, MAX_CONFIG_BYTES).decode("utf-8")
+    except TooLarge:
+        return True  # load_config says it is too large
     except (OSError, UnicodeDecodeError):
         return False
+    if toml_too_deep(text) is not None:
+        return "[tool.drawlog" in text  # load_config says where
     try:
         return isinstance(tomllib.loads(text).get("tool", {}).get("drawlog"), dict)
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):
         return "[tool.drawlog" in text  # broken: load_config says where
 
 
 def load_config(path: str | os.PathLike[str]) -> Settings:
     """Read the settings of one file: its ``[tool.drawlog]`` table when it has one (any file; a
-    ``pyproject.toml`` without one sets nothing), else the file's top level."""
+    ``pyproject.toml`` without one sets nothing), else the file's top level.
+
+    A file over 1 MiB, or nesting arrays and tables more than 64 deep, is a
+    :class:`ConfigError` naming it (and the line), never read further.
+    """
     where = Path(path)
     try:
-        with open(where, "rb") as handle:
-            data = handle.read()
-        text = data.decode("utf-8")
+        text = read_capped(where, MAX_CONFIG_BYTES).decode("utf-8")
+        deep = toml_too_deep(text)
+        if deep is not None:
+            raise ConfigError(f"{where}:{deep}: arrays or tables nested more than {MAX_FILE_NESTING} deep")
         document = tomllib.loads(text)
+    except TooLarge as error:
+        raise ConfigError(f"{where}: larger than {megabytes(error.limit)}: not a configuration file") from None
     except OSError as error:
         raise ConfigError(f"cannot read the configuration {where}: {error.strerror or error}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise ConfigError(f"{where}: not valid TOML: {error}") from None
+    except RecursionError:
+        raise ConfigError(f"{where}: arrays or tables nested too deep") from None
     tool = document.get("tool")
     in_tool = isinstance(tool, dict) and "drawlog" in tool
     if in_tool or where.name == "pyproject.toml":

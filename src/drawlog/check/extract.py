@@ -7,16 +7,14 @@ matches chosen into one spool file per match in a temporary folder, so nothing
 holds a whole log in memory and interleaved matches come out one after another.
 Every ``match_start`` starts a match, as ``validate`` and ``stats`` count them: a
 line belongs to a match when it carries the match's id and comes at or after its
-``match_start`` and before the id's next one (F005); other lines (blank, broken,
-of no known match) are not copied.
+``match_start``, at or before the line it ended on (its ``match_end``) and before
+the id's next start (F005); other lines (blank, broken, of no known match, of a
+match that has ended: F004) are not copied.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import stat
-import sys
+import hashlib
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -27,13 +25,13 @@ import msgspec
 
 from ..errors import InputError
 from ..log.events import MatchEnd, MatchStart
+from ..log.kept import kept_to_read_again
 from ..log.reader import LongLine, Source, read_blocks
 from .replay import Observer
 from .table import Table
 from .validator import Validator
 from .violations import Violation
 
-_COMPRESSED = ((b"\x1f\x8b", ".jsonl.gz"), (b"\x28\xb5\x2f\xfd", ".jsonl.zst"))
 #: Spool files kept open at once (interleaved matches): the least recently written one is closed first.
 _OPEN_SPOOLS = 64
 
@@ -59,6 +57,8 @@ class MatchInfo:
     tournament: str | None = None
     valid: bool = True
     lines: int = 0
+    #: The line the match ended on (its match_end, or its last line when it never ended); None while open.
+    end: int | None = None
 
 
 @dataclass(frozen=True)
@@ -98,8 +98,10 @@ class _Learner(Observer):
 
     def match_ended(self, table: Table, claim: MatchEnd | None, line: int) -> None:
         info = table.observed
-        if isinstance(info, MatchInfo) and (claim is None or table.errors):
-            info.valid = False
+        if isinstance(info, MatchInfo):
+            info.end = line  # a later line of its id is of no match (F004): never copied
+            if claim is None or table.errors:
+                info.valid = False
 
 
 class MatchFilter:
@@ -179,7 +181,7 @@ class MatchFilter:
                     if infos is None:
                         continue
                     info = _owner(infos, self._starts[(index, infos[0].id)], number)
-                    if info is None:
+                    if info is None or (info.end is not None and number > info.end):
                         continue
                     info.lines += 1
                     _spool_handle(spools[(index, info.id, info.start)], handles).write(raw + b"\n")
@@ -188,24 +190,7 @@ class MatchFilter:
 
     def _kept(self, source: Source) -> Source:
         """A source that can be read twice: standard input or a pipe is first copied into ``work``."""
-        if source.path is not None:
-            try:
-                if stat.S_ISREG(os.stat(source.path).st_mode):
-                    return source
-            except OSError:
-                return source  # the first pass reports it
-        try:
-            stream: BinaryIO = sys.stdin.buffer if source.path is None else open(source.path, "rb")  # noqa: SIM115
-        except (OSError, AttributeError):
-            return source
-        head = stream.peek(4)[:4] if hasattr(stream, "peek") else b""
-        suffix = next((name for magic, name in _COMPRESSED if head.startswith(magic)), ".jsonl")
-        kept = self.work / f"input-{len(self.sources)}{suffix}"
-        with open(kept, "wb") as copy:
-            shutil.copyfileobj(stream, copy)
-        if source.path is not None:
-            stream.close()
-        return Source(source.name, kept)
+        return kept_to_read_again(source, self.work, len(self.sources))
 
 
 def _owner(infos: list[MatchInfo], starts: list[int], number: int) -> MatchInfo | None:
@@ -230,7 +215,54 @@ def _spool_handle(path: Path, handles: OrderedDict[Path, BinaryIO]) -> BinaryIO:
     return handle
 
 
-def safe_name(text: str) -> str:
-    """A file name from a match id or tournament: letters, digits, ``.``, ``_`` and ``-`` kept, the rest ``_``."""
-    name = "".join(char if char.isascii() and (char.isalnum() or char in "._-") else "_" for char in text)
-    return name.strip(".") or "_"
+#: Characters a split file's name keeps as they are; every other one is ``_`` and its UTF-8 bytes in hex.
+_KEPT = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-.")
+#: The longest name (before ``.jsonl``) a split file gets; a longer one is cut and given a hash.
+MAX_NAME = 120
+#: The name of the file of matches without a tournament (``--split-by tournament``).
+NO_TOURNAMENT = "no-tournament"
+
+
+def escaped_name(text: str) -> str:
+    """A file name for a match id or tournament, one to one: ASCII letters, digits, ``-`` and ``.`` kept (not a
+    leading ``.``), every other character ``_`` and the hex of its UTF-8 bytes (``a/b`` → ``a_2Fb``, ``_`` →
+    ``_5F``, ``é`` → ``_C3_A9``); the empty text is ``_``."""
+    if not text:
+        return "_"
+    out = []
+    for place, char in enumerate(text):
+        if char in _KEPT and not (place == 0 and char == "."):
+            out.append(char)
+        else:
+            out.append("".join(f"_{byte:02X}" for byte in char.encode("utf-8", "surrogatepass")))
+    return "".join(out)
+
+
+def _hashed(name: str, key: str | None, room: int) -> str:
+    digest = hashlib.sha256(("\0" if key is None else key).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return f"{name[:room]}~{digest}"
+
+
+def split_names(keys: Iterable[str | None]) -> dict[str | None, str]:
+    """A file name (without ``.jsonl``) for each key (a match id, a tournament, None: no tournament), all different.
+
+    Each is :func:`escaped_name` (one to one); one longer than :data:`MAX_NAME` is cut and
+    given ``~`` and a hash of the key, and so are names that differ only in case (a
+    case-blind file system would merge them) and a tournament named like
+    ``no-tournament``. ``~`` never comes out of escaping, so the names stay distinct.
+    """
+    names: dict[str | None, str] = {}
+    for key in dict.fromkeys(keys):
+        name = NO_TOURNAMENT if key is None else escaped_name(key)
+        names[key] = name if len(name) <= MAX_NAME else _hashed(name, key, MAX_NAME - 17)
+    holders: dict[str, list[str | None]] = {}
+    for key, name in names.items():
+        holders.setdefault(name.casefold(), []).append(key)
+    for keys_alike in holders.values():
+        if len(keys_alike) > 1:
+            for key in keys_alike:
+                if key is not None:  # no tournament keeps its name; the others give way
+                    names[key] = _hashed(names[key], key, MAX_NAME - 17)
+    if len({name.casefold() for name in names.values()}) != len(names):  # 64-bit hashes alike: not met in practice
+        raise ValueError("two split files would get the same name")
+    return names

@@ -22,8 +22,8 @@ from ..engine.board import Board
 from ..engine.line import LEFT
 from ..engine.rounds import Round
 from ..engine.tiles import TILES, label, members, tile_id
-from ..log.events import Play, RoundStart
-from ..log.reader import LongLine, Source, read_blocks
+from ..log.events import MAX_NESTING, Play, RoundStart
+from ..log.reader import LongLine, Source, read_blocks, too_deep
 from .table import Table
 from .validator import Validator
 
@@ -215,9 +215,11 @@ def what_is_at(source: Source, line: int) -> tuple[str | None, str]:
         raw = block.split(b"\n")[line - number]
         if not raw.strip():
             return None, "is blank"
+        if too_deep(raw):
+            return None, f"nests arrays and objects more than {MAX_NESTING} deep"
         try:
             found = msgspec.json.decode(raw)
-        except msgspec.DecodeError:
+        except (msgspec.DecodeError, RecursionError):
             return None, "is not valid JSON"
         if isinstance(found, dict) and isinstance(found.get("match"), str):
             return found["match"], ""
@@ -238,7 +240,7 @@ def match_ids(source: Source, most: int | None = 20) -> list[str]:
             if b"match_start" in raw or _ESCAPE in raw:
                 try:
                     event = msgspec.json.decode(raw)
-                except msgspec.DecodeError:
+                except (msgspec.DecodeError, RecursionError):
                     continue
                 if isinstance(event, dict) and event.get("type") == "match_start" \
                         and isinstance(event.get("match"), str) and event["match"] not in found:

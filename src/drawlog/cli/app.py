@@ -43,6 +43,7 @@ class DrawlogGroup(TyperGroup):
         command = super().get_command(ctx, cmd_name)
         if command is not None:
             _plain_arguments(command)
+            _guard_urls(command)
             help_option = command.get_help_option(ctx) if hasattr(command, "get_help_option") else None
             _quick_coercion([*getattr(command, "params", []), *([help_option] if help_option is not None else [])])
         return command
@@ -74,6 +75,46 @@ class DrawlogGroup(TyperGroup):
             _exit_on_write_failure(failure)
         finally:
             sys.stdout = stdout
+
+
+#: The options that name where a command writes: a ``memory://`` URL there would be gone when drawlog exits.
+_OUTPUT_OPTIONS = frozenset({"-o", "--out", "--output", "--output-file", "--write-baseline", "--changes",
+                             "--faults-file"})
+
+
+def _guard_urls(command: Any) -> None:
+    """Refuse a ``memory://`` output (it lives in this process: gone at exit) before the command runs, and make an
+    error of a cloud client (no credentials, access denied) one line naming the URLs given, exit 2."""
+    if getattr(command, "_urls_guarded", False):
+        return
+    command._urls_guarded = True
+    run = command.invoke
+
+    def invoke(ctx: Any) -> Any:
+        from ..log.remote import cloud_error, is_url, lost_at_exit
+
+        for param in command.params:
+            value = ctx.params.get(param.name)
+            if _OUTPUT_OPTIONS.intersection(getattr(param, "opts", ())) and isinstance(value, str) \
+                    and lost_at_exit(value):
+                typer.echo(f"Error: {param.opts[0]} {value}: memory:// lives in this process's memory, gone when "
+                           f"drawlog exits: write to a folder or a lasting URL (memory:// is for the Python API)",
+                           err=True)
+                raise typer.Exit(EXIT_UNUSABLE)
+        try:
+            return run(ctx)
+        except Exception as error:
+            said = cloud_error(error)
+            if said is None:
+                raise
+            given = [item for value in ctx.params.values()
+                     for item in (value if isinstance(value, (list, tuple)) else [value])
+                     if isinstance(item, str) and is_url(item)]
+            typer.echo(f"Error: {', '.join(dict.fromkeys(given)) or 'a URL'}: {said} (credentials come from the "
+                       f"environment, ~/.aws, gcloud: see README, Larger than one machine)", err=True)
+            raise typer.Exit(EXIT_UNUSABLE) from None
+
+    command.invoke = invoke
 
 
 def _plain_arguments(command: Any) -> None:
@@ -379,9 +420,13 @@ def _screen(settings: Settings, baseline: str | None, record: bool) -> Screen | 
 
 def _selection_note(settings: Settings, *given: list[str] | None) -> str:
     """What limits the codes reported (``select: W``), for the verdict; empty when everything is reported."""
+    from ..check.config import selects_nothing
+
     select, ignore, extend_select, extend_ignore = given
     chosen = select if select is not None else settings.select
-    parts = [f"select: {','.join(chosen)}"] if chosen else []
+    parts = [f"select: {','.join(chosen)}"] if chosen and not selects_nothing(chosen) else []
+    if chosen is not None and selects_nothing(chosen):  # --select '' or select = []: nothing (ruff's reading)
+        parts = [f"select: {','.join(extend_select or settings.extend_select) or 'nothing'}"]
     dropped = [*(ignore if ignore is not None else settings.ignore or []), *settings.extend_ignore,
                *(extend_ignore or [])]
     if dropped:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import io
+import os
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, BinaryIO, Optional
 
 import typer
 
@@ -15,6 +16,9 @@ from .app import (
     app,
     refuse_clobber,
 )
+
+if TYPE_CHECKING:
+    from ..log.sources import Source
 
 
 class SplitBy(str, Enum):
@@ -59,7 +63,7 @@ def filter_matches(
     from rich.console import Console
     from rich.text import Text
 
-    from ..check.extract import Criteria, MatchFilter, safe_name
+    from ..check.extract import Criteria, MatchFilter, split_names
     from ..log.reader import expand_paths
     from ..play.recording import open_output
     from ..views.terminal import shown
@@ -85,34 +89,74 @@ def filter_matches(
         if chooser.validator.summary.files == 0:  # nothing could be read: any previous output stays as it was
             raise typer.Exit(EXIT_UNUSABLE)
         spooled = chooser.spool()
-        groups: dict[str, list[Path]] = {}
-        for info, spool in spooled:
-            name = "" if split_by is None else safe_name(info.id if split_by is SplitBy.match
-                                                          else info.tournament or "no-tournament")
-            groups.setdefault(name, []).append(spool)
         if split_by is None:
-            groups.setdefault("", [])
-        else:
             try:
-                Path(output).mkdir(parents=True, exist_ok=True)
+                with open_output(output) as stream:
+                    for _, spool in spooled:
+                        _copy_into(spool, stream)
             except OSError as error:
                 raise WriteFailed(output, error) from None
-        for name, spools in groups.items():
-            target = output if split_by is None else str(Path(output) / f"{name}.jsonl")
+            files = 1
+        else:
+            keys = [info.id if split_by is SplitBy.match else info.tournament for info, _ in spooled]
             try:
-                with open_output(target) as stream:
-                    for spool in spools:
-                        with open(spool, "rb") as copied:
-                            while chunk := copied.read(1 << 20):
-                                stream.write(chunk)
-            except OSError as error:
-                raise WriteFailed(target, error) from None
+                names = split_names(keys)  # every name decided, distinct, before anything is written
+            except ValueError as error:
+                typer.echo(f"Error: {error}", err=True)
+                raise typer.Exit(EXIT_UNUSABLE) from None
+            groups: dict[str, list[Path]] = {}
+            for key, (_, spool) in zip(keys, spooled):
+                groups.setdefault(names[key], []).append(spool)
+            _write_split(Path(output), groups)
+            files = len(groups)
     if not quiet:
         lines = sum(info.lines for info, _ in spooled)
-        where = shown(output) if split_by is None else f"{quantity(len(groups), 'file')} in {shown(output)}"
+        where = shown(output) if split_by is None else f"{quantity(files, 'file')} in {shown(output)}"
         console.print(Text(f"wrote {quantity(len(spooled), 'match', 'matches')} of {len(chooser.found):,} "
                            f"({quantity(lines, 'line')}) to {where if output != '-' else 'standard output'}"),
                       soft_wrap=True)
+
+
+def _copy_into(spool: Path, stream: BinaryIO) -> None:
+    with open(spool, "rb") as copied:
+        while chunk := copied.read(1 << 20):
+            stream.write(chunk)
+
+
+def _write_split(folder: Path, groups: dict[str, list[Path]]) -> None:
+    """Write each group's spools to ``folder/NAME.jsonl``: all into a hidden folder there first, then each renamed
+    into place (time linear in the number of files: no listing of the folder per file); on a failure nothing is
+    left but what was there and the files already renamed."""
+    import shutil
+    import tempfile
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".drawlog-split-", dir=folder))
+    except OSError as error:
+        raise WriteFailed(str(folder), error) from None
+    try:
+        for name, spools in groups.items():
+            target = staging / f"{name}.jsonl"
+            if len(spools) == 1:
+                try:
+                    os.replace(spools[0], target)  # the spool itself, when on the same file system
+                    continue
+                except OSError:
+                    pass
+            try:
+                with open(target, "wb") as stream:
+                    for spool in spools:
+                        _copy_into(spool, stream)
+            except OSError as error:
+                raise WriteFailed(str(folder / target.name), error) from None
+        for name in groups:
+            try:
+                os.replace(staging / f"{name}.jsonl", folder / f"{name}.jsonl")
+            except OSError as error:
+                raise WriteFailed(str(folder / f"{name}.jsonl"), error) from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
 
 
 def _some_ids(ids: list[str], few: int = 5) -> str:
@@ -152,16 +196,12 @@ def replay(
     = None,
 ) -> None:
     """Show one match move by move: the board, hands, stock, legal moves and violations after each event."""
-    from rich.console import Console
+    import tempfile
 
-    from ..check.walkthrough import Selection, match_ids, split_location, walk, what_is_at
-    from ..errors import InputError
+    from ..check.walkthrough import split_location
+    from ..log.kept import kept_to_read_again
     from ..log.reader import Source
-    from ..views.board import frames_json, render_frames
-    from ..views.board_svg import board_svg
-    from ..views.frames import write_output
     from ..views.language import UnknownLanguage, catalog
-    from ..views.terminal import shown
 
     try:
         words = catalog(lang)
@@ -169,7 +209,23 @@ def replay(
         raise typer.BadParameter(str(error), param_hint="--lang") from None
     path, line = split_location(log)
     refuse_clobber("-o", output, [path])
-    source = Source(path, Path(path)) if path != "-" else Source("-")
+    with tempfile.TemporaryDirectory(prefix="drawlog-replay-") as work:  # standard input or a pipe: read once
+        source = kept_to_read_again(Source(path, Path(path)) if path != "-" else Source("-"), Path(work))
+        _replay(source, path, line, match, round_number, at, words, output_format, output)
+
+
+def _replay(source: Source, path: str, line: int | None, match: str | None, round_number: int | None,
+            at: int | None, words: Any, output_format: ReplayFormat, output: str | None) -> None:
+    """``replay`` once its input can be read again (standard input kept in a file)."""
+    from rich.console import Console
+
+    from ..check.walkthrough import Selection, match_ids, walk, what_is_at
+    from ..errors import InputError
+    from ..views.board import frames_json, render_frames
+    from ..views.board_svg import board_svg
+    from ..views.frames import write_output
+    from ..views.terminal import shown
+
     at = at if at is not None else line
     try:
         if match is None and line is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import itertools
 import os
 import re
 import stat
@@ -34,11 +35,13 @@ from .compressed import (  # noqa: F401  (BOMB_MIN_BYTES, BOMB_RATIO: read here 
     read_all,
 )
 from .events import MAX_NESTING
-from .remote import expand_url, is_url, url_chunks
+from .remote import expand_url, is_url, local_path_of, url_chunks
 from .sources import LOG_SUFFIXES, STDIN, Source, is_log_name  # noqa: F401  (the names readers import from here)
 
 #: Longest line kept; a longer one is skipped and reported.
 MAX_LINE_BYTES = 1 << 20
+#: What a source with a NUL byte on its first line is.
+BINARY = "binary data (NUL bytes), not a JSON Lines log"
 #: The UTF-8 byte order mark, dropped from the start of an input.
 BOM = b"\xef\xbb\xbf"
 
@@ -87,8 +90,8 @@ def expand_paths(paths: list[str]) -> Iterator[Source | InputError]:
 
     A path that cannot be used yields an :class:`InputError` in its place, so the
     caller can report it and go on with the rest. A file reached twice (named
-    twice, or through a link) is read once, under the name it was first reached
-    by. A FIFO, socket or device found in a folder is not opened (it could block
+    twice, through a link, or as a path and a ``file://`` URL) is read once,
+    under the name it was first reached by. A FIFO, socket or device found in a folder is not opened (it could block
     for ever) but reported; named on the command line (``<(zcat log.gz)``), it
     is read like a file.
     """
@@ -99,7 +102,10 @@ def expand_paths(paths: list[str]) -> Iterator[Source | InputError]:
             yield Source(STDIN)
             continue
         if is_url(raw):
-            yield from expand_url(raw, urls)
+            for found in expand_url(raw, urls):  # a file:// URL and a path of the same file: read once
+                local = local_path_of(found.url) if isinstance(found, Source) and found.url is not None else None
+                if local is None or _first_time(_status(Path(local)), seen):
+                    yield found
             continue
         path = Path(raw)
         if path.is_dir():
@@ -189,16 +195,27 @@ def read_blocks(source: Source, on_ratio: Callable[[int], None] | None = None) -
     when that is over :data:`BOMB_RATIO` (and over :data:`BOMB_MIN_BYTES`).
     """
     inflated: list[bool] = []  # (set once the source turns out compressed)
-    return blocks_of(source.name, _chunks(source, on_ratio, inflated), inflated)
+    heard: list[int] = []  # a ratio heard before the first block is handed out waits for it (the reader's file)
+    handing_out: list[bool] = []
+
+    def hear(ratio: int) -> None:
+        if handing_out and on_ratio is not None:
+            on_ratio(ratio)
+        else:
+            heard.append(ratio)
+
+    chunks = _chunks(source, hear if on_ratio is not None else None, inflated)
+    return _handed_out(blocks_of(source.name, chunks, inflated), heard, handing_out, on_ratio)
 
 
 def blocks_of(name: str, chunks: Iterator[bytes], inflated: list[bool] | None = None) -> Iterator[bytes | LongLine]:
     """The lines of the input ``name`` whose data comes in ``chunks`` (plain), grouped as :func:`read_blocks` does.
 
     What :func:`read_blocks` does once it has the data: the first line is read
-    at once (binary or compressed data raises :class:`InputError` then); after
-    it, each chunk's complete lines are a block as soon as the chunk arrives,
-    and a line not ended yet waits for its newline (or for the last chunk).
+    at once (binary or compressed data raises :class:`InputError` then; a first
+    line over the limit is read to its end, not kept); after it, each chunk's
+    complete lines are a block as soon as the chunk arrives, and a line not
+    ended yet waits for its newline (or for the last chunk).
     ``drawlog validate --follow`` hands in the chunks of a file as it is written.
     ``inflated`` holds an item when the data was decompressed already.
     """
@@ -216,10 +233,42 @@ def blocks_of(name: str, chunks: Iterator[bytes], inflated: list[bool] | None = 
             raise InputError(name, f"{kind}-compressed data inside the compressed data: compressed twice?")
         raise InputError(name, f"{kind}-compressed data: name the file {suffix} to read it")
     newline = first.find(b"\n")
-    if b"\x00" in (first[:newline] if newline >= 0 else first)[:CHUNK_BYTES]:
+    if b"\x00" in (first[:newline] if newline >= 0 else first):
         # A NUL on the first line: binary data. NULs later (padding after a crash) are bad lines (F001).
-        raise InputError(name, "binary data (NUL bytes), not a JSON Lines log")
+        raise InputError(name, BINARY)
+    if newline < 0 and len(first) > MAX_LINE_BYTES:  # a first line over 1 MiB: read to its end, binary if a NUL
+        try:
+            length, rest = _rest_of_long_first_line(name, len(first), chunks)
+        except InputError:
+            raise
+        except Exception as error:  # noqa: BLE001 - any decoder fault is the file's
+            raise InputError(name, _describe(error), 1) from None
+        return itertools.chain([LongLine(length)], _blocks(name, rest, chunks) if rest is not None else ())
     return _blocks(name, first, chunks)
+
+
+def _handed_out(blocks: Iterator[bytes | LongLine], heard: list[int], handing_out: list[bool],
+                on_ratio: Callable[[int], None] | None) -> Iterator[bytes | LongLine]:
+    """``blocks``, telling ``on_ratio`` what it was not told yet once the first is asked for."""
+    handing_out.append(True)
+    if on_ratio is not None:
+        for ratio in heard:
+            on_ratio(ratio)
+    yield from blocks
+
+
+def _rest_of_long_first_line(name: str, length: int, chunks: Iterator[bytes]) -> tuple[int, bytes | None]:
+    """Read past a first line over the limit (not kept): its length, and what follows its end (None: the input
+    ends in it); :class:`InputError` when a NUL comes before its end (binary data, however long the line)."""
+    for data in chunks:
+        end = data.find(b"\n")
+        part = data if end < 0 else data[:end]
+        if b"\x00" in part:
+            raise InputError(name, BINARY)
+        length += len(part)
+        if end >= 0:
+            return length, data[end + 1:]
+    return length, None
 
 
 def _first_chunk(chunks: Iterator[bytes]) -> bytes:
@@ -228,8 +277,9 @@ def _first_chunk(chunks: Iterator[bytes]) -> bytes:
     A producer that flushes the mark on its own (or a first gzip member or zstd
     frame that holds only the mark) sends it in a read of its own, and a pipe
     may give the first line in pieces: reads are joined until the first line is
-    whole or :data:`CHUNK_BYTES` long, so what it is (binary data, compressed
-    data) does not depend on how the reads arrive.
+    whole or over :data:`MAX_LINE_BYTES` long (a NUL anywhere in the first line
+    means binary data), so what it is (binary data, compressed data) does not
+    depend on how the reads arrive.
     """
     first = b""
     for chunk in chunks:
@@ -237,7 +287,7 @@ def _first_chunk(chunks: Iterator[bytes]) -> bytes:
         if len(first) <= len(BOM) and BOM.startswith(first):
             continue
         body = first.removeprefix(BOM)
-        if b"\n" in body or len(body) >= CHUNK_BYTES:
+        if b"\n" in chunk or len(body) > MAX_LINE_BYTES:
             break
     return first.removeprefix(BOM)
 
@@ -385,3 +435,4 @@ def _describe(error: BaseException) -> str:
     if isinstance(error, OSError):
         return f"cannot read: {error.strerror or error}"
     return f"cannot read: {error}"
+

@@ -38,6 +38,42 @@ def url_filesystem(url: str) -> tuple[Any, str]:
     return url_to_fs(url)
 
 
+def local_path_of(url: str) -> str | None:
+    """The local path a ``file://`` URL names (None for another scheme, or one fsspec cannot read)."""
+    if not url.lower().startswith("file://"):
+        return None
+    try:
+        return str(url_filesystem(url)[1])
+    except Exception:  # noqa: BLE001 - expand_url says what is wrong with it
+        return None
+
+
+#: Schemes whose files live in the memory of the process that writes them: gone when a command exits.
+PROCESS_MEMORY = ("memory://",)
+#: The packages of the cloud clients whose errors (missing or refused credentials, above all) are one line.
+_CLOUD_PACKAGES = ("botocore", "boto3", "aiobotocore", "s3fs", "google.auth", "google.cloud", "gcsfs",
+                   "azure", "adlfs")
+
+
+def lost_at_exit(url: str) -> bool:
+    """Whether what is written at ``url`` is gone when the process ends (``memory://``: fsspec's in-process store)."""
+    return url.lower().startswith(PROCESS_MEMORY)
+
+
+def cloud_error(error: BaseException) -> str | None:
+    """An error raised by a cloud client or fsspec (``NoCredentialsError``, an access denied, …) in a few words on
+    one line, or None when ``error`` is not one (an ordinary bug still shows its traceback)."""
+    raised_in = ""
+    trace = error.__traceback__
+    while trace is not None:  # the module of the innermost frame: where it was raised
+        raised_in = str(trace.tb_frame.f_globals.get("__name__", ""))
+        trace = trace.tb_next
+    if any(kind.__module__.startswith(_CLOUD_PACKAGES) for kind in type(error).__mro__) \
+            or raised_in.startswith((*_CLOUD_PACKAGES, "fsspec")):
+        return f"{type(error).__name__}: {_why(error)}"
+    return None
+
+
 def _why(error: BaseException) -> str:
     """An fsspec or cloud error in a few words, on one line."""
     text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
