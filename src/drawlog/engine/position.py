@@ -1,0 +1,269 @@
+"""Position strings: one line holding everything needed to continue a round (a FEN for dominoes).
+
+A :class:`Position` is the state of one round in play, with the match around
+it: the game and its house rules, the players in seat order with their match
+scores before the round, the round number and opener, the line (the tiles in
+the order they were placed, each with its end), every hand, the stock (in draw
+order when known, else as a set), whose turn it is, and what the engine needs
+beyond that (the seats that passed since the last draw or placement, All Fives'
+points scored this round and the just-drawn tile that must be placed, M211).
+
+``Position.from_round(state, …)`` reads it off the engine, :meth:`Position.to_string`
+writes the line (``dp1 draw h7r2t100 ann:0,bob:0 round=1 …``: the grammar is in
+``docs/position.md``), :meth:`Position.parse` reads one back or raises
+:class:`~drawlog.errors.PositionError` naming the column, and
+:meth:`Position.to_round` gives an engine state to continue the round on with
+the engine's own legal moves. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+from urllib.parse import quote, unquote
+
+from ..errors import PositionError
+from .allfives import NO_TILE, FivesRound
+from .board import Board
+from .line import DOWN, LEFT, RIGHT, UP, Line
+from .profiles import PROFILES
+from .rounds import BLOCKED, DOMINO, TARGET, Round
+from .tableau import Tableau
+from .tiles import TILES, members
+
+if TYPE_CHECKING:
+    from .match import Match
+    from .profiles import GameRules
+
+#: The version tag every position string starts with.
+VERSION: Final = "dp1"
+#: A placement on the line: the tile's halves (the opening tile as written, any other touching half first) and its end.
+Laid = tuple[tuple[int, int], str]
+
+_LETTER: Final = {LEFT: "l", RIGHT: "r", UP: "u", DOWN: "d"}
+_END_OF: Final = {letter: end for end, letter in _LETTER.items()}
+_REQUIRED: Final = ("round", "opener", "line", "ends", "hands", "stock", "turn")
+_OPTIONAL: Final = ("passed", "points", "must", "missing", "over")
+_RULES: Final = re.compile(r"h(\d{1,2})r(\d{1,2})t(\d{1,6}|-)")
+_INT: Final = re.compile(r"-?\d{1,9}")
+
+
+@dataclass(frozen=True)
+class Position:
+    """Everything needed to continue a round; hands and ``missing`` are tile bit sets (see :mod:`.tiles`).
+
+    ``target`` is ``None`` when no target is in play this round (a match decided
+    already); ``stock`` lists tile ids, in draw order (next first) when
+    ``stock_ordered``, else lowest first; ``passed`` is the bit set of seats that
+    passed since the last draw or placement; ``points`` what each seat scored by
+    placing tiles this round (All Fives); ``must_place`` the tile just drawn that
+    must be placed at once (``-1``: none); ``over`` the round's end reason, if any.
+    """
+
+    variant: str
+    hand: int
+    reserve: int
+    target: int | None
+    names: tuple[str, ...]
+    scores: tuple[int, ...]
+    round: int
+    opener: int
+    line: tuple[Laid, ...]
+    hands: tuple[int, ...]
+    stock: tuple[int, ...]
+    stock_ordered: bool
+    turn: int
+    passed: int = 0
+    points: tuple[int, ...] = ()
+    must_place: int = NO_TILE
+    missing: int = 0
+    over: str | None = None
+    winner: int | None = None
+
+    # -- from the engine ---------------------------------------------------------
+
+    @classmethod
+    def from_round(cls, state: Round, *, rules: GameRules | None = None, scores: Sequence[int] | None = None,
+                   board: Board | None = None, line: Sequence[Laid] | None = None) -> Position:
+        """The position of ``state``: ``rules`` and ``scores`` (before the round) from its match.
+
+        The line's tiles come from ``board`` (the round's :class:`~.board.Board`)
+        or ``line`` (the placements in order); one is needed once a tile is down.
+        Without ``rules`` the game's standard hand and target are written.
+        """
+        fives = isinstance(state, FivesRound)
+        profile = PROFILES["all-fives" if fives else "draw"]
+        players = len(state.names)
+        standard = profile.rules_for(players)
+        laid = tuple(line) if line is not None else placements(board) if board is not None else ()
+        if len(laid) != state.line.length:
+            raise ValueError(f"the line holds {state.line.length} tiles: give the round's board or its placements")
+        if isinstance(state, FivesRound):
+            target = state.target
+            before = list(scores) if scores is not None else [0] * players if target is None \
+                else [target - need for need in state.to_win]
+        else:
+            target = rules.target if rules is not None else standard.target
+            before = list(scores) if scores is not None else [0] * players
+        order = state.stock_order
+        ordered = bool(order) and sorted(order) == list(members(state.stock))  # type: ignore[arg-type]
+        stock = tuple(reversed(order)) if ordered else tuple(members(state.stock))  # type: ignore[arg-type]
+        return cls(
+            variant=profile.name, hand=rules.hand if rules is not None else standard.hand, reserve=state.reserve,
+            target=target, names=tuple(state.names), scores=tuple(before), round=state.number, opener=state.opener,
+            line=laid, hands=tuple(state.hands), stock=stock, stock_ordered=ordered, turn=state.turn,
+            passed=state.passed, points=tuple(state.play_points) if fives else (),
+            must_place=state.must_place if isinstance(state, FivesRound) else NO_TILE, missing=state.missing,
+            over=state.reason, winner=state.winner if state.reason is not None else None)
+
+    @classmethod
+    def from_match(cls, match: Match, board: Board | None = None) -> Position:
+        """The position of the match's round (in play, or just settled: its scores then taken back off)."""
+        state = match.round
+        if state is None:
+            raise ValueError("no round has started")
+        scores = list(match.scores)
+        if not match.round_open and match.round_points:
+            scores = [score - points for score, points in zip(scores, match.round_points[-1])]
+        return cls.from_round(state, rules=match.rules, scores=scores, board=board)
+
+    # -- to the engine -----------------------------------------------------------
+
+    def to_round(self) -> Round:
+        """A new engine state of this position: continue it with the engine's own moves and checks."""
+        profile = PROFILES[self.variant]
+        fives = self.variant == "all-fives"
+        state = profile.new_round(self.names, self.opener, list(self.hands), _bits(self.stock),
+                                  list(self.stock) if self.stock_ordered else None, self.round, self.reserve,
+                                  list(self.scores) if self.target is not None else None, self.target)
+        built = _line_of(fives, self.line)
+        if isinstance(state, FivesRound):
+            assert isinstance(built, Tableau)
+            state.tableau = built
+            state.must_place = self.must_place
+            state.play_points = list(self.points) if self.points else [0] * len(self.names)
+        state.line = built
+        state.turn, state.passed, state.missing = self.turn, self.passed, self.missing
+        state.reason, state.winner = self.over, self.winner
+        return state
+
+    def board(self) -> Board:
+        """The line as a :class:`~.board.Board` (its layout, sides and open points), for the views."""
+        board = Board(self.variant == "all-fives")
+        for halves, end in self.line:
+            board.place(halves, end)
+        return board
+
+    # -- text ----------------------------------------------------------------------
+
+    def to_string(self) -> str:
+        """The one-line text form (``docs/position.md``); :meth:`parse` reads it back equal."""
+        names = self.names
+        target = "-" if self.target is None else str(self.target)
+        tokens = [VERSION, self.variant, f"h{self.hand}r{self.reserve}t{target}",
+                  ",".join(f"{_name(name)}:{score}" for name, score in zip(names, self.scores)),
+                  f"round={self.round}", f"opener={_name(names[self.opener])}",
+                  f"line={_line_text(self.line)}", f"ends={_ends_text(_line_of(self.variant == 'all-fives', self.line))}",
+                  f"hands={'/'.join(_tiles(members(hand)) for hand in self.hands)}",
+                  f"stock={'-' if not self.stock else ('order:' if self.stock_ordered else 'set:') + _tiles(self.stock)}",
+                  f"turn={_name(names[self.turn])}"]
+        if self.passed:
+            tokens.append("passed=" + ",".join(_name(names[seat]) for seat in range(len(names)) if self.passed >> seat & 1))
+        if any(self.points):
+            tokens.append("points=" + ",".join(map(str, self.points)))
+        if self.must_place != NO_TILE:
+            tokens.append(f"must={_tile(self.must_place)}")
+        if self.missing:
+            tokens.append(f"missing={_tiles(members(self.missing))}")
+        if self.over is not None:
+            tokens.append(f"over={self.over}" + (f":{_name(names[self.winner])}" if self.winner is not None else ""))
+        return " ".join(tokens)
+
+    def __str__(self) -> str:
+        return self.to_string()
+
+    def __repr__(self) -> str:
+        return f"Position({self.to_string()!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> Position:
+        """Read a position string, or raise :class:`~drawlog.errors.PositionError` naming the column at fault."""
+        from .position_text import parse_position
+
+        return parse_position(text)
+
+
+def placements(board: Board) -> tuple[Laid, ...]:
+    """The board's tiles in the order placed, each with its end (the opening one as written, on ``left``)."""
+    spots: dict[int, Laid] = {}
+    first = board.placed[0] if board.placed else -1
+    opening = next((index for index, piece in enumerate(board.chain) if piece.tile == first), 0)
+    for index, piece in enumerate(board.chain):
+        if piece.tile == first:
+            spots[piece.tile] = (piece.show, LEFT)
+        elif index < opening:
+            spots[piece.tile] = ((piece.show[1], piece.show[0]), LEFT)
+        else:
+            spots[piece.tile] = (piece.show, RIGHT)
+    for end in (UP, DOWN):
+        for piece in board.arms[end]:
+            spots[piece.tile] = (piece.show, end)
+    return tuple(spots[tile] for tile in board.placed)
+
+
+def _line_of(fives: bool, laid: Sequence[Laid]) -> Line:
+    """A line (Draw) or tableau (All Fives) with the placements carried out, unchecked."""
+    line: Line = Tableau() if fives else Line()
+    for index, (halves, end) in enumerate(laid):
+        if isinstance(line, Tableau):
+            line.place_tile(halves, end)
+        else:
+            line.place(halves if index == 0 else line.resolve(halves, end))  # type: ignore[arg-type]
+    return line
+
+
+def _bits(tiles: Sequence[int]) -> int:
+    mask = 0
+    for tile in tiles:
+        mask |= 1 << tile
+    return mask
+
+
+def _name(name: str) -> str:
+    """A player's name in the string: percent-encoded (UTF-8) outside letters, digits and ``_.~``; ``-`` too."""
+    return quote(name, safe="").replace("-", "%2D") if name else "%"
+
+
+def _unname(text: str) -> str:
+    return "" if text == "%" else unquote(text, errors="strict")
+
+
+def _tile(tile: int) -> str:
+    low, high = TILES[tile]
+    return f"{low}{high}"
+
+
+def _tiles(tiles: Sequence[int] | object) -> str:
+    return ".".join(_tile(tile) for tile in tiles) or "-"  # type: ignore[attr-defined]
+
+
+def _line_text(laid: Sequence[Laid]) -> str:
+    return ",".join(f"{a}{b}" + ("" if index == 0 else _LETTER[end])
+                    for index, ((a, b), end) in enumerate(laid)) or "-"
+
+
+def _ends_text(line: Line) -> str:
+    if line.is_empty:
+        return "-"
+    ends = [LEFT, RIGHT, UP, DOWN] if isinstance(line, Tableau) and line.arms_open else [LEFT, RIGHT]
+    values = [line.value(end) if isinstance(line, Tableau) else (line.left if end == LEFT else line.right)
+              for end in ends]
+    return ",".join(str(value) for value in values)
+
+
+#: The end reasons a position may name.
+REASONS: Final = (DOMINO, BLOCKED, TARGET)
+
+__all__ = ["REASONS", "VERSION", "Laid", "Position", "placements"]
