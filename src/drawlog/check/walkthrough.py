@@ -20,6 +20,7 @@ import msgspec
 from ..engine.allfives import FivesRound
 from ..engine.board import Board
 from ..engine.line import LEFT
+from ..engine.match import Match
 from ..engine.rounds import Round
 from ..engine.tiles import TILES, label, members, tile_id
 from ..log.events import Play, RoundStart
@@ -157,6 +158,7 @@ def _frame(number: int, event: Any, table: Table | None, boards: dict[int, Board
         "board": None, "hands": {}, "stock_left": None, "drawable": None, "turn": None, "legal": [],
         "scores": dict(zip(match.names, match.scores)) if match is not None else {},
         "over": state.reason if state is not None else None,
+        "position": None,
     }
     if state is None or match is None:
         return frame
@@ -170,8 +172,21 @@ def _frame(number: int, event: Any, table: Table | None, boards: dict[int, Board
         "drawable": max(0, state.stock_left - state.reserve),
         "turn": state.names[state.turn] if state.reason is None else None,
         "legal": legal_moves(state) if state.reason is None else [],
+        "position": position_string(match, state, boards.get(state.number)),
     })
     return frame
+
+
+def position_string(match: Match, state: Round, board: Board | None) -> str | None:
+    """The position string of ``state`` (``docs/position.md``); None when the line cannot be told (no board)."""
+    from ..engine.position import Position
+
+    try:
+        if match.round is state:
+            return Position.from_match(match, board).to_string()
+        return Position.from_round(state, rules=match.rules, scores=match.scores, board=board).to_string()
+    except ValueError:
+        return None
 
 
 def legal_moves(state: Round) -> list[dict[str, str]]:
