@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,7 +18,7 @@ from drawlog.engine.profiles import PROFILES
 from drawlog.engine.tiles import TILES
 from drawlog.errors import DrawlogError, PositionError
 from drawlog.log.events import Draw, MatchStart, Pass, Play, RoundEnd, RoundStart
-from drawlog.play.simulate import SimulationOptions, Simulator, check_options, encode_events
+from drawlog.play.simulate import SimulationOptions, Simulator, check_options
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -187,7 +184,7 @@ def test_names_are_percent_encoded_so_any_name_round_trips():
     position = None
     match = Match(["a b", "-"], rules=PROFILES["draw"].rules_for(2))
     start = events[1]
-    _, state = match.deal_round(1, "-", {"a b": start.hands["p1"], "-": start.hands["p2"]}, start.stock)
+    match.deal_round(1, "-", {"a b": start.hands["p1"], "-": start.hands["p2"]}, start.stock)
     position = Position.from_match(match, Board())
     text = position.to_string()
     assert "a%20b:0,%2D:0" in text and "opener=%2D" in text

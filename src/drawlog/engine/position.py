@@ -18,36 +18,33 @@ the engine's own legal moves. Pure: no I/O.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
-from urllib.parse import quote, unquote
+from typing import TYPE_CHECKING
 
-from ..errors import PositionError
 from .allfives import NO_TILE, FivesRound
 from .board import Board
-from .line import DOWN, LEFT, RIGHT, UP, Line
+from .line import DOWN, LEFT, RIGHT, UP
+from .position_text import (
+    VERSION,
+    Laid,
+    _ends_text,
+    _line_of,
+    _line_text,
+    _name,
+    _tile,
+    _tiles,
+    parse_position,
+)
 from .profiles import PROFILES
-from .rounds import BLOCKED, DOMINO, TARGET, Round
+from .rounds import Round
 from .tableau import Tableau
-from .tiles import TILES, members
+from .tiles import members
 
 if TYPE_CHECKING:
     from .match import Match
     from .profiles import GameRules
 
-#: The version tag every position string starts with.
-VERSION: Final = "dp1"
-#: A placement on the line: the tile's halves (the opening tile as written, any other touching half first) and its end.
-Laid = tuple[tuple[int, int], str]
-
-_LETTER: Final = {LEFT: "l", RIGHT: "r", UP: "u", DOWN: "d"}
-_END_OF: Final = {letter: end for end, letter in _LETTER.items()}
-_REQUIRED: Final = ("round", "opener", "line", "ends", "hands", "stock", "turn")
-_OPTIONAL: Final = ("passed", "points", "must", "missing", "over")
-_RULES: Final = re.compile(r"h(\d{1,2})r(\d{1,2})t(\d{1,6}|-)")
-_INT: Final = re.compile(r"-?\d{1,9}")
 
 
 @dataclass(frozen=True)
@@ -190,9 +187,7 @@ class Position:
     @classmethod
     def parse(cls, text: str) -> Position:
         """Read a position string, or raise :class:`~drawlog.errors.PositionError` naming the column at fault."""
-        from .position_text import parse_position
-
-        return parse_position(text)
+        return cls(**parse_position(text))
 
 
 def placements(board: Board) -> tuple[Laid, ...]:
@@ -213,16 +208,6 @@ def placements(board: Board) -> tuple[Laid, ...]:
     return tuple(spots[tile] for tile in board.placed)
 
 
-def _line_of(fives: bool, laid: Sequence[Laid]) -> Line:
-    """A line (Draw) or tableau (All Fives) with the placements carried out, unchecked."""
-    line: Line = Tableau() if fives else Line()
-    for index, (halves, end) in enumerate(laid):
-        if isinstance(line, Tableau):
-            line.place_tile(halves, end)
-        else:
-            line.place(halves if index == 0 else line.resolve(halves, end))  # type: ignore[arg-type]
-    return line
-
 
 def _bits(tiles: Sequence[int]) -> int:
     mask = 0
@@ -231,39 +216,4 @@ def _bits(tiles: Sequence[int]) -> int:
     return mask
 
 
-def _name(name: str) -> str:
-    """A player's name in the string: percent-encoded (UTF-8) outside letters, digits and ``_.~``; ``-`` too."""
-    return quote(name, safe="").replace("-", "%2D") if name else "%"
-
-
-def _unname(text: str) -> str:
-    return "" if text == "%" else unquote(text, errors="strict")
-
-
-def _tile(tile: int) -> str:
-    low, high = TILES[tile]
-    return f"{low}{high}"
-
-
-def _tiles(tiles: Sequence[int] | object) -> str:
-    return ".".join(_tile(tile) for tile in tiles) or "-"  # type: ignore[attr-defined]
-
-
-def _line_text(laid: Sequence[Laid]) -> str:
-    return ",".join(f"{a}{b}" + ("" if index == 0 else _LETTER[end])
-                    for index, ((a, b), end) in enumerate(laid)) or "-"
-
-
-def _ends_text(line: Line) -> str:
-    if line.is_empty:
-        return "-"
-    ends = [LEFT, RIGHT, UP, DOWN] if isinstance(line, Tableau) and line.arms_open else [LEFT, RIGHT]
-    values = [line.value(end) if isinstance(line, Tableau) else (line.left if end == LEFT else line.right)
-              for end in ends]
-    return ",".join(str(value) for value in values)
-
-
-#: The end reasons a position may name.
-REASONS: Final = (DOMINO, BLOCKED, TARGET)
-
-__all__ = ["REASONS", "VERSION", "Laid", "Position", "placements"]
+__all__ = ["VERSION", "Laid", "Position", "placements"]

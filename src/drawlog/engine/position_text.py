@@ -1,21 +1,81 @@
-"""Reading a position string (``dp1 …``, ``docs/position.md``) into a :class:`~.position.Position`.
+"""The text form of a position (``dp1 …``, ``docs/position.md``): the pieces it is written with, and reading one.
 
-Every fault raises :class:`~drawlog.errors.PositionError` with the 1-based
+:func:`parse_position` gives the fields of a :class:`~.position.Position`;
+every fault raises :class:`~drawlog.errors.PositionError` with the 1-based
 column of the token (or the tile within it) at fault. Pure: no I/O.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Final
+from collections.abc import Iterable, Sequence
+from typing import Any, Final
+from urllib.parse import quote, unquote
 
 from ..errors import PositionError
 from .allfives import NO_TILE
-from .line import LEFT, RIGHT, Line
-from .position import _END_OF, _INT, _OPTIONAL, _REQUIRED, _RULES, REASONS, VERSION, Laid, Position, _ends_text, _unname
+from .line import DOWN, LEFT, RIGHT, UP, Line
 from .profiles import PROFILES
+from .rounds import BLOCKED, DOMINO, TARGET
 from .tableau import Tableau
-from .tiles import FULL_SET, TILE_ID, label, members
+from .tiles import FULL_SET, TILE_ID, TILES, label, members
+
+#: The version tag every position string starts with.
+VERSION: Final = "dp1"
+#: A placement on the line: the tile's halves (the opening tile as written, any other touching half first) and its end.
+Laid = tuple[tuple[int, int], str]
+#: The end reasons a position may name.
+REASONS: Final = (DOMINO, BLOCKED, TARGET)
+
+_LETTER: Final = {LEFT: "l", RIGHT: "r", UP: "u", DOWN: "d"}
+_END_OF: Final = {letter: end for end, letter in _LETTER.items()}
+_REQUIRED: Final = ("round", "opener", "line", "ends", "hands", "stock", "turn")
+_OPTIONAL: Final = ("passed", "points", "must", "missing", "over")
+_RULES: Final = re.compile(r"h(\d{1,2})r(\d{1,2})t(\d{1,6}|-)")
+_INT: Final = re.compile(r"-?\d{1,9}")
+
+def _line_of(fives: bool, laid: Sequence[Laid]) -> Line:
+    """A line (Draw) or tableau (All Fives) with the placements carried out, unchecked."""
+    line: Line = Tableau() if fives else Line()
+    for index, (halves, end) in enumerate(laid):
+        if isinstance(line, Tableau):
+            line.place_tile(halves, end)
+        else:
+            line.place(halves if index == 0 else line.resolve(halves, end))  # type: ignore[arg-type]
+    return line
+
+
+def _name(name: str) -> str:
+    """A player's name in the string: percent-encoded (UTF-8) outside letters, digits and ``_.~``; ``-`` too."""
+    return quote(name, safe="").replace("-", "%2D") if name else "%"
+
+
+def _unname(text: str) -> str:
+    return "" if text == "%" else unquote(text, errors="strict")
+
+
+def _tile(tile: int) -> str:
+    low, high = TILES[tile]
+    return f"{low}{high}"
+
+
+def _tiles(tiles: Iterable[int]) -> str:
+    return ".".join(_tile(tile) for tile in tiles) or "-"
+
+
+def _line_text(laid: Sequence[Laid]) -> str:
+    return ",".join(f"{a}{b}" + ("" if index == 0 else _LETTER[end])
+                    for index, ((a, b), end) in enumerate(laid)) or "-"
+
+
+def _ends_text(line: Line) -> str:
+    if line.is_empty:
+        return "-"
+    ends = [LEFT, RIGHT, UP, DOWN] if isinstance(line, Tableau) and line.arms_open else [LEFT, RIGHT]
+    values = [line.value(end) if isinstance(line, Tableau) else (line.left if end == LEFT else line.right)
+              for end in ends]
+    return ",".join(str(value) for value in values)
+
 
 _TILE: Final = re.compile(r"[0-6][0-6]")
 _PLACED: Final = re.compile(r"([0-6])([0-6])([lrud])")
@@ -36,7 +96,7 @@ def _parts(value: str, column: int, sep: str) -> list[tuple[str, int]]:
     return found
 
 
-def _tile(text: str, column: int) -> tuple[int, int]:
+def _read_tile(text: str, column: int) -> tuple[int, int]:
     if not _TILE.fullmatch(text):
         raise _fail(f"a tile is two pips 0–6 (34 for [3|4]), not {text!r}", column)
     return int(text[0]), int(text[1])
@@ -48,7 +108,7 @@ def _tile_list(value: str, column: int) -> list[tuple[int, int]]:
         return []
     found = []
     for part, at in _parts(value, column, "."):
-        found.append((TILE_ID[_tile(part, at)], at))
+        found.append((TILE_ID[_read_tile(part, at)], at))
     return found  # type: ignore[return-value]
 
 
@@ -83,8 +143,8 @@ class _Reader:
         self.seen[tile] = where
 
 
-def parse_position(text: str) -> Position:
-    """The :class:`Position` a string writes; :class:`PositionError` naming the column of the first fault."""
+def parse_position(text: str) -> dict[str, Any]:
+    """The fields of the :class:`~.position.Position` a string writes; :class:`PositionError` at the first fault."""
     tokens = [(match.group(), match.start() + 1) for match in re.finditer(r"\S+", text)]
     end_column = len(text.rstrip()) + 1
     if not tokens or tokens[0][0] != VERSION:
@@ -186,7 +246,7 @@ def parse_position(text: str) -> Position:
     must = NO_TILE
     if "must" in fields:
         must_text, must_at = fields["must"]
-        must = TILE_ID[_tile(must_text, must_at)]
+        must = TILE_ID[_read_tile(must_text, must_at)]
         if not fives:
             raise _fail("must= is All Fives' only (a drawn tile that fits is placed at once)", must_at)
         if not hands[turn] >> must & 1:
@@ -204,10 +264,10 @@ def parse_position(text: str) -> Position:
         if over not in REASONS:
             raise _fail(f"the round ends {', '.join(REASONS)}, not {over!r}", over_at)
         winner = reader.seat(who, over_at + len(over) + 1, "the winner") if colon else None
-    return Position(variant=variant, hand=hand, reserve=reserve, target=target, names=tuple(reader.names),
-                    scores=tuple(scores), round=number, opener=opener, line=line, hands=tuple(hands),
-                    stock=tuple(stock), stock_ordered=kind == "order" and bool(stock), turn=turn, passed=passed,
-                    points=points, must_place=must, missing=missing, over=over, winner=winner)
+    return {"variant": variant, "hand": hand, "reserve": reserve, "target": target, "names": tuple(reader.names),
+            "scores": tuple(scores), "round": number, "opener": opener, "line": line, "hands": tuple(hands),
+            "stock": tuple(stock), "stock_ordered": kind == "order" and bool(stock), "turn": turn, "passed": passed,
+            "points": points, "must_place": must, "missing": missing, "over": over, "winner": winner}
 
 
 def _read_line(reader: _Reader, fives: bool, value: str, column: int) -> tuple[tuple[Laid, ...], Line]:
@@ -218,7 +278,7 @@ def _read_line(reader: _Reader, fives: bool, value: str, column: int) -> tuple[t
     laid: list[Laid] = []
     for index, (part, at) in enumerate(_parts(value, column, ",")):
         if index == 0:
-            halves = _tile(part, at)
+            halves = _read_tile(part, at)
             end = LEFT
         else:
             matched = _PLACED.fullmatch(part)
