@@ -96,7 +96,7 @@ class WriteFailed(DrawlogError):
         return isinstance(self.error, BrokenPipeError)
 
 
-class PositionError(DrawlogError, ValueError):
+class PositionError(DrawlogError):
     """A position string (``dp1 …``, see ``docs/position.md``) that cannot be read; ``column`` is 1-based."""
 
     def __init__(self, message: str, column: int) -> None:
