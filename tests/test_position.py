@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -226,7 +227,7 @@ def _drawlog(*args, stdin=None):
 
     env = {"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin", "COLUMNS": "100"}
     return subprocess.run([sys.executable, "-m", "drawlog", *args], capture_output=True, text=True, env=env,
-                          input=stdin, cwd=ROOT)
+                          input=stdin, cwd=ROOT, check=False)
 
 
 def test_replay_prints_the_position_and_replay_position_shows_the_same_board(tmp_path):
@@ -260,3 +261,41 @@ def test_a_bad_position_on_the_command_line_is_one_line_with_the_column_and_exit
     assert bad.stdout == ""
     neither = _drawlog("replay")
     assert neither.returncode == 2 and "give a log (FILE or FILE:LINE) or --position STRING" in neither.stderr
+
+
+# -- API manners -----------------------------------------------------------------------------------------------
+
+
+def _dict_log():
+    events = Simulator(2, SimulationOptions(variant="draw")).match("m1")
+    return [json.loads(line) for line in encode_events(events)]
+
+
+def test_validate_takes_plain_dicts_as_events_and_finds_what_the_file_would():
+    import drawlog
+
+    dicts = _dict_log()
+    clean = drawlog.validate(dicts)
+    assert clean.ok and clean.summary.matches == 1 and clean.summary.lines == len(dicts)
+    dicts[3] = {**dicts[3], "tile": [7, 1]}
+    found = drawlog.validate_events(iter(dicts), file="mine")
+    assert (found.violations[0].file, found.violations[0].line, found.violations[0].code) == ("mine", 4, "F002")
+    assert "$.tile[0]" in found.violations[0].message
+    structs = drawlog.validate(Simulator(2, SimulationOptions(variant="draw")).match("m1"))
+    assert structs.ok and structs.summary.lines == len(dicts)
+    with pytest.raises(TypeError, match="event 1 of <events> is not JSON data"):
+        drawlog.validate_events([{"type": "match_start", "match": "m", "players": [object()]}])
+
+
+def test_events_and_positions_show_tiles_as_in_the_rules():
+    import drawlog
+    from drawlog.log.events import Play
+
+    assert repr(Play(match="m1", player="ann", tile=(3, 4), end="left")) == \
+        "Play(match='m1', player='ann', tile=[3|4], end='left')"
+    start = Simulator(2, SimulationOptions()).match("m1")[1]
+    assert "hands={'p1': [[" in repr(start) and "|" in repr(start)
+    text = "dp1 draw h7r2t100 a:0,b:0 round=1 opener=a line=- ends=- hands=-/- stock=set:" + \
+        ".".join(f"{a}{b}" for a, b in TILES) + " turn=a"
+    assert repr(drawlog.Position.parse(text)) == f"Position({text!r})"
+    assert drawlog.PositionError.__mro__[1] is drawlog.DrawlogError
