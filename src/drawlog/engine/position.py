@@ -116,15 +116,18 @@ class Position:
             over=state.reason, winner=state.winner if state.reason is not None else None)
 
     @classmethod
-    def from_match(cls, match: Match, board: Board | None = None) -> Position:
-        """The position of the match's round (in play, or just settled: its scores then taken back off)."""
+    def from_match(cls, match: Match, board: Board | None = None, line: Sequence[Laid] | None = None) -> Position:
+        """The position of the match's round (in play, or just settled: its scores then taken back off).
+
+        ``board`` or ``line`` gives the line's tiles, as for :meth:`from_round`.
+        """
         state = match.round
         if state is None:
             raise ValueError("no round has started")
         scores = list(match.scores)
         if not match.round_open and match.round_points:
             scores = [score - points for score, points in zip(scores, match.round_points[-1])]
-        return cls.from_round(state, rules=match.rules, scores=scores, board=board)
+        return cls.from_round(state, rules=match.rules, scores=scores, board=board, line=line)
 
     # -- to the engine -----------------------------------------------------------
 
