@@ -71,13 +71,15 @@ def numbered_blocks(source: Source) -> Iterator[tuple[int, bytes, int]]:
         number += count
 
 
-def walk(source: Source, selection: Selection, lines: Iterable[tuple[int, bytes]] | None = None) -> list[Frame]:
+def walk(source: Source, selection: Selection, lines: Iterable[tuple[int, bytes]] | None = None,
+         positions: bool = True) -> list[Frame]:
     """The frames of the selected match (raises :class:`~drawlog.errors.InputError` when unreadable).
 
     A match is small, so its frames are returned whole: the match's ``F006``,
     found when the input ends, belongs on its last frame. ``lines``: the
     match's ``(number, raw line)`` already picked out of the source (by one
-    scan for several matches), instead of :func:`match_lines`.
+    scan for several matches), instead of :func:`match_lines`. ``positions``:
+    write each frame's ``position`` string (else None, a little quicker).
     """
     frames: list[Frame] = []
     validator = Validator()
@@ -104,7 +106,7 @@ def walk(source: Source, selection: Selection, lines: Iterable[tuple[int, bytes]
         state = table.round if table is not None else None
         if placed is not None and state is not None and not state.hands[placed[2]] >> placed[3] & 1:
             boards[state.number].place(placed[0], placed[1])  # the play was carried out
-        last = _frame(number, event, table, boards, list(reporter.flush()))
+        last = _frame(number, event, table, boards, list(reporter.flush()), positions)
         if _selected(last, selection):
             frames.append(last)
     if selection.at is None:
@@ -141,7 +143,7 @@ def _violation(violation: Any) -> dict[str, Any]:
 
 
 def _frame(number: int, event: Any, table: Table | None, boards: dict[int, Board],
-           violations: list[Any]) -> Frame:
+           violations: list[Any], positions: bool = True) -> Frame:
     """Everything a view shows after the event on line ``number``."""
     match = table.match if table is not None else None
     state = table.round if table is not None else None
@@ -172,7 +174,7 @@ def _frame(number: int, event: Any, table: Table | None, boards: dict[int, Board
         "drawable": max(0, state.stock_left - state.reserve),
         "turn": state.names[state.turn] if state.reason is None else None,
         "legal": legal_moves(state) if state.reason is None else [],
-        "position": position_string(match, state, boards.get(state.number)),
+        "position": position_string(match, state, boards.get(state.number)) if positions else None,
     })
     return frame
 

@@ -31,6 +31,7 @@ from .position_text import (
     _ends_text,
     _line_of,
     _line_text,
+    _mask_text,
     _name,
     _tile,
     _tiles,
@@ -105,15 +106,17 @@ class Position:
             target = rules.target if rules is not None else standard.target
             before = list(scores) if scores is not None else [0] * players
         order = state.stock_order
-        ordered = bool(order) and sorted(order) == list(members(state.stock))  # type: ignore[arg-type]
+        ordered = bool(order) and _bits(order) == state.stock  # type: ignore[arg-type]
         stock = tuple(reversed(order)) if ordered else tuple(members(state.stock))  # type: ignore[arg-type]
-        return cls(
+        position = cls(
             variant=profile.name, hand=rules.hand if rules is not None else standard.hand, reserve=state.reserve,
             target=target, names=tuple(state.names), scores=tuple(before), round=state.number, opener=state.opener,
             line=laid, hands=tuple(state.hands), stock=stock, stock_ordered=ordered, turn=state.turn,
             passed=state.passed, points=tuple(state.play_points) if fives else (),
             must_place=state.must_place if isinstance(state, FivesRound) else NO_TILE, missing=state.missing,
             over=state.reason, winner=state.winner if state.reason is not None else None)
+        position.__dict__["ends_text"] = _ends_text(state.line)  # (the state's own line: no need to rebuild it)
+        return position
 
     @classmethod
     def from_match(cls, match: Match, board: Board | None = None, line: Sequence[Laid] | None = None) -> Position:
@@ -165,8 +168,8 @@ class Position:
         tokens = [VERSION, self.variant, f"h{self.hand}r{self.reserve}t{target}",
                   ",".join(f"{_name(name)}:{score}" for name, score in zip(names, self.scores)),
                   f"round={self.round}", f"opener={_name(names[self.opener])}",
-                  f"line={_line_text(self.line)}", f"ends={_ends_text(_line_of(self.variant == 'all-fives', self.line))}",
-                  f"hands={'/'.join(_tiles(members(hand)) for hand in self.hands)}",
+                  f"line={_line_text(self.line)}", f"ends={self._ends()}",
+                  f"hands={'/'.join(map(_mask_text, self.hands))}",
                   f"stock={'-' if not self.stock else ('order:' if self.stock_ordered else 'set:') + _tiles(self.stock)}",
                   f"turn={_name(names[self.turn])}"]
         if self.passed:
@@ -176,10 +179,15 @@ class Position:
         if self.must_place != NO_TILE:
             tokens.append(f"must={_tile(self.must_place)}")
         if self.missing:
-            tokens.append(f"missing={_tiles(members(self.missing))}")
+            tokens.append(f"missing={_mask_text(self.missing)}")
         if self.over is not None:
             tokens.append(f"over={self.over}" + (f":{_name(names[self.winner])}" if self.winner is not None else ""))
         return " ".join(tokens)
+
+    def _ends(self) -> str:
+        """The ``ends=`` value: the open values the line leaves (kept from the engine's line when read off one)."""
+        ends = self.__dict__.get("ends_text")
+        return ends if ends is not None else _ends_text(_line_of(self.variant == "all-fives", self.line))
 
     def __str__(self) -> str:
         return self.to_string()

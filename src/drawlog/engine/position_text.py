@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any, Final
 from urllib.parse import quote, unquote
 
@@ -33,6 +34,9 @@ _REQUIRED: Final = ("round", "opener", "line", "ends", "hands", "stock", "turn")
 _OPTIONAL: Final = ("passed", "points", "must", "missing", "over")
 _RULES: Final = re.compile(r"h(\d{1,2})r(\d{1,2})t(\d{1,6}|-)")
 _INT: Final = re.compile(r"-?\d{1,9}")
+#: ``_TEXT[id]``: the tile written as its two pips, ``34``.
+_TEXT: Final = tuple(f"{low}{high}" for low, high in TILES)
+
 
 def _line_of(fives: bool, laid: Sequence[Laid]) -> Line:
     """A line (Draw) or tableau (All Fives) with the placements carried out, unchecked."""
@@ -45,6 +49,7 @@ def _line_of(fives: bool, laid: Sequence[Laid]) -> Line:
     return line
 
 
+@lru_cache(maxsize=256)
 def _name(name: str) -> str:
     """A player's name in the string: percent-encoded (UTF-8) outside letters, digits and ``_.~``; ``-`` too."""
     return quote(name, safe="").replace("-", "%2D") if name else "%"
@@ -55,12 +60,22 @@ def _unname(text: str) -> str:
 
 
 def _tile(tile: int) -> str:
-    low, high = TILES[tile]
-    return f"{low}{high}"
+    return _TEXT[tile]
 
 
 def _tiles(tiles: Iterable[int]) -> str:
-    return ".".join(_tile(tile) for tile in tiles) or "-"
+    return ".".join(map(_TEXT.__getitem__, tiles)) or "-"
+
+
+#: ``_CHUNKS[k][bits]``: the tiles ``7k`` to ``7k + 6`` of a bit set's 7 bits ``bits``, written, lowest first.
+_CHUNKS: Final = tuple(tuple(tuple(_TEXT[7 * chunk + bit] for bit in range(7) if bits >> bit & 1) for bits in range(128))
+                       for chunk in range(4))
+
+
+def _mask_text(mask: int) -> str:
+    """A tile bit set written lowest first (``-``: none)."""
+    low, mid, high, top = _CHUNKS
+    return ".".join(low[mask & 127] + mid[mask >> 7 & 127] + high[mask >> 14 & 127] + top[mask >> 21 & 127]) or "-"
 
 
 def _line_text(laid: Sequence[Laid]) -> str:
