@@ -261,6 +261,8 @@ def test_a_bad_position_on_the_command_line_is_one_line_with_the_column_and_exit
     assert bad.stdout == ""
     neither = _drawlog("replay")
     assert neither.returncode == 2 and "give a log (FILE or FILE:LINE) or --position STRING" in neither.stderr
+    mixed = _drawlog("replay", "--position", "dp1", "--at", "3")
+    assert mixed.returncode == 2 and "a position string shows one board" in mixed.stderr
 
 
 # -- API manners -----------------------------------------------------------------------------------------------

@@ -175,6 +175,9 @@ def replay(
     except UnknownLanguage as error:
         raise typer.BadParameter(str(error), param_hint="--lang") from None
     if position is not None:
+        if match is not None or round_number is not None or at is not None:
+            raise typer.BadParameter("--match, --round and --at pick from a log: a position string shows one board",
+                                     param_hint="--position")
         _replay_position(position, log, words, output_format, output)
         return
     if log is None:
