@@ -301,3 +301,23 @@ def test_events_and_positions_show_tiles_as_in_the_rules():
         ".".join(f"{a}{b}" for a, b in TILES) + " turn=a"
     assert repr(drawlog.Position.parse(text)) == f"Position({text!r})"
     assert drawlog.PositionError.__mro__[1] is drawlog.DrawlogError
+
+
+_SAMPLE = ("dp1 all-fives h9r0t250 p1:0,p2:0 round=1 opener=p2 line=66,64l,43l,62r,35l,24r ends=5,4,6,6 "
+           "hands=00.14.15.16.44.55/01.02.05.11.12.22.33 stock=order:06.04.03.23.36.56.25.13.45 turn=p2 "
+           "points=5,15 must=05")
+
+
+@settings(max_examples=300, deadline=None)
+@given(at=st.integers(0, len(_SAMPLE)), cut=st.integers(0, 3),
+       insert=st.text(alphabet="0123456789-=:,./%lrud abcxyz\u00e9\x00", max_size=3))
+def test_an_edited_string_reads_or_names_a_column_never_anything_else(at, cut, insert):
+    text = _SAMPLE[:at] + insert + _SAMPLE[at + cut:]
+    try:
+        position = Position.parse(text)
+    except PositionError as error:
+        assert 1 <= error.column <= len(text) + 1
+        assert "\n" not in str(error)
+    else:
+        assert Position.parse(position.to_string()) == position
+        position.to_round()
