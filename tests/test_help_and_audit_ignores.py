@@ -20,7 +20,7 @@ runner = CliRunner()
 UNNAMED = re.compile(r"<(?i:int|str|float|bool|path|list|file|text)\b[^>|]*>|\b(?:INTEGER|TEXT|FLOAT|BOOLEAN)\b|"
                      r"\bRANGE\b|\brange>|list\[")
 #: A value's name as it should be: N, FILE, DIR, KEY=N… (repeatable: ``CODES...``), or its choices ``<a|b|c>``.
-NAMED = re.compile(r"[A-Z][A-Z0-9_=]*(?:\.\.\.)?|<?[\w-]+(?:\|[\w-]+)+>?")
+NAMED = re.compile(r"[A-Z][A-Z0-9_=,]*(?:\.\.\.)?|<?[\w-]+(?:\|[\w-]+)+>?")
 
 
 def option_values(text: str) -> list[tuple[str, str]]:

@@ -3,7 +3,8 @@
 The rules engine (:class:`Match`, :class:`Round`, :class:`FivesRound`, the game
 profiles) is a pure library; the :class:`Validator` replays logs through it; the
 CLI (``drawlog``) sits on top. From a notebook: :func:`validate`,
-:func:`write_stats`, :func:`read_stats` and :func:`replay` (nothing printed).
+:func:`validate_events` (plain dicts too), :func:`write_stats`, :func:`read_stats` and
+:func:`replay` (nothing printed); :class:`Position` reads and writes position strings (``dp1 …``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ _PUBLIC = {
     "read_stats": "api",
     "replay": "api",
     "validate": "api",
+    "validate_events": "api",
     "write_stats": "api",
     "RULES": "check.rules",
     "RULES_BY_CODE": "check.rules",
@@ -43,6 +45,7 @@ _PUBLIC = {
     "BLOCKED": "engine.rounds",
     "DOMINO": "engine.rounds",
     "TARGET": "engine.rounds",
+    "Position": "engine.position",
     "Placement": "engine.rounds",
     "Round": "engine.rounds",
     "MatchResult": "engine.scoring",
@@ -58,6 +61,7 @@ _PUBLIC = {
     "InputError": "errors",
     "NothingRead": "errors",
     "OutputError": "errors",
+    "PositionError": "errors",
     "WriteFailed": "errors",
     "FORMAT_VERSION": "log.events",
     "AnyEvent": "log.events",
@@ -66,12 +70,13 @@ _PUBLIC = {
 }
 
 if TYPE_CHECKING:
-    from .api import Validation, read_stats, replay, validate, write_stats
+    from .api import Validation, read_stats, replay, validate, validate_events, write_stats
     from .check.rules import RULES, RULES_BY_CODE, Rule, find_rule
     from .check.validator import Validator, validate_lines, validate_paths
     from .check.violations import Summary, Violation
     from .engine.allfives import FivesRound
     from .engine.match import Match, check_players, hand_size
+    from .engine.position import Position
     from .engine.profiles import ALL_FIVES, DRAW, PROFILES, GameRules, Profile, house_rules
     from .engine.rounds import BLOCKED, DOMINO, TARGET, Placement, Round
     from .engine.scoring import MatchResult, RoundScore, default_target, match_result, round_to_five, score_round
@@ -83,6 +88,7 @@ if TYPE_CHECKING:
         InputError,
         NothingRead,
         OutputError,
+        PositionError,
         WriteFailed,
     )
     from .log.events import FORMAT_VERSION, AnyEvent, json_schema
@@ -112,9 +118,11 @@ def __dir__() -> list[str]:
 __all__ = [
     "ALL_FIVES", "BLOCKED", "DOMINO", "DRAW", "FORMAT_VERSION", "PROFILES", "RULES", "RULES_BY_CODE", "TARGET",
     "AnyEvent", "DrawlogError", "Fault", "FivesRound", "GameRules", "IllegalAction", "InputError", "Match",
-    "MatchResult", "NothingRead", "OutputError", "Placement", "Profile", "Round", "RoundScore", "Rule", "Summary",
+    "MatchResult", "NothingRead", "OutputError", "Placement", "Position",
+    "PositionError", "Profile", "Round", "RoundScore", "Rule", "Summary",
     "Tableau", "Validation", "Validator", "Violation", "WriteFailed",
     "check_players", "default_target", "find_rule", "hand_size", "house_rules", "json_schema", "match_result",
-    "read_stats", "replay", "round_to_five", "score_round", "validate", "validate_lines", "validate_paths",
+    "read_stats", "replay", "round_to_five", "score_round", "validate", "validate_events",
+    "validate_lines", "validate_paths",
     "violations_frame", "write_stats",
 ]

@@ -13,6 +13,7 @@ work on a Dask cluster (``"local:4"``, ``"tcp://HOST:8786"``, or a
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -77,10 +78,15 @@ def validate(paths: Paths, *, select: Iterable[str] | None = None, ignore: Itera
              cluster: Any = None) -> Validation:
     """Validate log files, folders and URLs; every violation, in input order, and the summary.
 
+    ``paths`` may instead be events in memory (plain dicts or event structs): see :func:`validate_events`.
+
     ``select`` and ``ignore`` take codes or prefixes (``"M"``, ``"M20"``,
     ``"M205"``), as ``drawlog validate --select`` does. ``cluster``: replay
     the files on a Dask cluster (the same violations, in the same order).
     """
+    events, paths = _events_given(paths)
+    if events is not None:
+        return validate_events(events, select=select, ignore=ignore, max_per_match=max_per_match)
     codes = _codes(select, ignore)
     names = as_path_list(paths)
     validator = Validator(codes, max_per_match, max_open_matches)
@@ -95,6 +101,50 @@ def validate(paths: Paths, *, select: Iterable[str] | None = None, ignore: Itera
         return Validation(summary, found)
     found = list(validator.validate_paths(names))
     return Validation(validator.summary, found)
+
+
+def validate_events(events: Iterable[Any], *, select: Iterable[str] | None = None,
+                    ignore: Iterable[str] | None = None, file: str = "<events>",
+                    max_per_match: int | None = MAX_PER_MATCH) -> Validation:
+    """Validate events held in memory: plain dicts (as ``json.loads`` gives a log line), event structs, or lines.
+
+    The n-th event counts as line n of ``file``. Each is checked exactly as the
+    same line of a log file would be, so a dict off the schema is an ``F002``
+    naming its field, not an exception::
+
+        drawlog.validate_events([{"type": "match_start", "match": "m1", "players": ["ann", "bob"]}, …])
+
+    A value JSON cannot hold (a set, an object) raises ``TypeError`` naming the event's number.
+    """
+    import msgspec
+
+    def lines() -> Iterator[bytes | str]:
+        for number, event in enumerate(events, 1):
+            if isinstance(event, (bytes, str)):
+                yield event
+                continue
+            try:
+                yield msgspec.json.encode(event)
+            except (TypeError, msgspec.EncodeError) as error:
+                raise TypeError(f"event {number} of {file} is not JSON data ({error})") from None
+
+    validator = Validator(_codes(select, ignore), max_per_match)
+    found = list(validator.validate_lines(lines(), file))
+    return Validation(validator.summary, found)
+
+
+def _events_given(paths: Any) -> tuple[Iterable[Any] | None, Any]:
+    """``(events, None)`` when ``paths`` holds events (dicts or event structs) rather than paths, else ``(None, paths)``."""
+    import msgspec
+
+    if isinstance(paths, (str, bytes, os.PathLike)) or not isinstance(paths, Iterable):
+        return None, paths
+    items = iter(paths)
+    first = next(items, None)
+    if first is None:
+        return None, []
+    rest = itertools.chain([first], items)
+    return (rest, None) if isinstance(first, (dict, msgspec.Struct)) else (None, rest)
 
 
 def write_stats(paths: Paths, out: str | os.PathLike[str], *, partition_by: str | None = None, jobs: int = 1,
@@ -171,4 +221,4 @@ def replay(path: str | os.PathLike[str], match: str | None = None, *, round: int
     return walk(source, Selection(match, round, at))
 
 
-__all__ = ["Validation", "read_stats", "replay", "validate", "write_stats"]
+__all__ = ["Validation", "read_stats", "replay", "validate", "validate_events", "write_stats"]

@@ -8,6 +8,7 @@
     ├── NothingRead        no input of a statistics run could be read (the old tables are kept)
     ├── OutputError        a statistics folder that cannot be written, or read back, as asked
     │   └── OutputBusy     another run is writing that folder now
+    ├── PositionError      a position string (dp1 …) that cannot be read, with the column
     └── WriteFailed        output (a file, or standard output) that cannot be written
 """
 
@@ -93,3 +94,16 @@ class WriteFailed(DrawlogError):
     def broken_pipe(self) -> bool:
         """Whether the reader went away (``drawlog … | head``)."""
         return isinstance(self.error, BrokenPipeError)
+
+
+class PositionError(DrawlogError):
+    """A position string (``dp1 …``, see ``docs/position.md``) that cannot be read; ``column`` is 1-based."""
+
+    def __init__(self, message: str, column: int) -> None:
+        self.reason = message
+        self.column = column
+        super().__init__(f"column {column}: {message}")
+
+    def __reduce__(self) -> tuple[type[PositionError], tuple[str, int]]:
+        """Pickled with its two fields."""
+        return PositionError, (self.reason, self.column)

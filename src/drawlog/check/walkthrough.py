@@ -20,6 +20,7 @@ import msgspec
 from ..engine.allfives import FivesRound
 from ..engine.board import Board
 from ..engine.line import LEFT
+from ..engine.match import Match
 from ..engine.rounds import Round
 from ..engine.tiles import TILES, label, members, tile_id
 from ..log.events import MAX_NESTING, Play, RoundStart
@@ -70,13 +71,15 @@ def numbered_blocks(source: Source) -> Iterator[tuple[int, bytes, int]]:
         number += count
 
 
-def walk(source: Source, selection: Selection, lines: Iterable[tuple[int, bytes]] | None = None) -> list[Frame]:
+def walk(source: Source, selection: Selection, lines: Iterable[tuple[int, bytes]] | None = None,
+         positions: bool = True) -> list[Frame]:
     """The frames of the selected match (raises :class:`~drawlog.errors.InputError` when unreadable).
 
     A match is small, so its frames are returned whole: the match's ``F006``,
     found when the input ends, belongs on its last frame. ``lines``: the
     match's ``(number, raw line)`` already picked out of the source (by one
-    scan for several matches), instead of :func:`match_lines`.
+    scan for several matches), instead of :func:`match_lines`. ``positions``:
+    write each frame's ``position`` string (else None, a little quicker).
     """
     frames: list[Frame] = []
     validator = Validator()
@@ -103,7 +106,7 @@ def walk(source: Source, selection: Selection, lines: Iterable[tuple[int, bytes]
         state = table.round if table is not None else None
         if placed is not None and state is not None and not state.hands[placed[2]] >> placed[3] & 1:
             boards[state.number].place(placed[0], placed[1])  # the play was carried out
-        last = _frame(number, event, table, boards, list(reporter.flush()))
+        last = _frame(number, event, table, boards, list(reporter.flush()), positions)
         if _selected(last, selection):
             frames.append(last)
     if selection.at is None:
@@ -140,7 +143,7 @@ def _violation(violation: Any) -> dict[str, Any]:
 
 
 def _frame(number: int, event: Any, table: Table | None, boards: dict[int, Board],
-           violations: list[Any]) -> Frame:
+           violations: list[Any], positions: bool = True) -> Frame:
     """Everything a view shows after the event on line ``number``."""
     match = table.match if table is not None else None
     state = table.round if table is not None else None
@@ -157,6 +160,7 @@ def _frame(number: int, event: Any, table: Table | None, boards: dict[int, Board
         "board": None, "hands": {}, "stock_left": None, "drawable": None, "turn": None, "legal": [],
         "scores": dict(zip(match.names, match.scores)) if match is not None else {},
         "over": state.reason if state is not None else None,
+        "position": None,
     }
     if state is None or match is None:
         return frame
@@ -170,8 +174,21 @@ def _frame(number: int, event: Any, table: Table | None, boards: dict[int, Board
         "drawable": max(0, state.stock_left - state.reserve),
         "turn": state.names[state.turn] if state.reason is None else None,
         "legal": legal_moves(state) if state.reason is None else [],
+        "position": position_string(match, state, boards.get(state.number)) if positions else None,
     })
     return frame
+
+
+def position_string(match: Match, state: Round, board: Board | None) -> str | None:
+    """The position string of ``state`` (``docs/position.md``); None when the line cannot be told (no board)."""
+    from ..engine.position import Position
+
+    try:
+        if match.round is state:
+            return Position.from_match(match, board).to_string()
+        return Position.from_round(state, rules=match.rules, scores=match.scores, board=board).to_string()
+    except ValueError:
+        return None
 
 
 def legal_moves(state: Round) -> list[dict[str, str]]:

@@ -107,8 +107,8 @@ def arena(
     sprt: Annotated[str | None, typer.Option(
         "--sprt", metavar="ELO0,ELO1", help="Stop when a sequential probability ratio test decides whether the "
                                             "first bot is ELO1 Elo stronger than the second (H1) or no more than "
-                                            "ELO0 (H0); two bots, two-player tables; --matches is the most "
-                                            "played.")] = None,
+                                            "ELO0 (H0); two bots, two-player tables; the matches asked for "
+                                            "are then a cap.")] = None,
     alpha: Annotated[float, typer.Option(metavar="A", help="--sprt: the chance of accepting H1 wrongly.")] = 0.05,
     beta: Annotated[float, typer.Option(metavar="B", help="--sprt: the chance of accepting H0 wrongly.")] = 0.05,
 ) -> None:

@@ -179,8 +179,8 @@ class ReplayFormat(str, Enum):
 
 @app.command()
 def replay(
-    log: Annotated[str, typer.Argument(metavar="LOG", help="A log file, or FILE:LINE for the match of that line, "
-                                                           "shown up to it.")],
+    log: Annotated[Optional[str], typer.Argument(metavar="LOG", help="A log file, or FILE:LINE for the match of that "
+                                                                     "line, shown up to it.")] = None,
     match: Annotated[Optional[str], typer.Option("--match", "-m", metavar="ID", help="The match to show (needed "
                                                  "when the file holds several and no LINE is given).")] = None,
     round_number: Annotated[Optional[int], typer.Option("--round", "-r", metavar="N", min=1,
@@ -194,8 +194,15 @@ def replay(
     = ReplayFormat.text,
     output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="Write to this file.")]
     = None,
+    position: Annotated[Optional[str], typer.Option("--position", "-p", metavar="STRING", help="Show the board of a "
+                                                    "position string (dp1 …, as replay prints it) instead of a log.")]
+    = None,
 ) -> None:
-    """Show one match move by move: the board, hands, stock, legal moves and violations after each event."""
+    """Show one match move by move: the board, hands, stock, legal moves and violations after each event.
+
+    The last board's position string is printed too (text: a last line "position: dp1 …"; json: a
+    "position" field in every frame); --position STRING shows that board, its hands and the legal moves.
+    """
     import tempfile
 
     from ..check.walkthrough import split_location
@@ -207,6 +214,14 @@ def replay(
         words = catalog(lang)
     except UnknownLanguage as error:
         raise typer.BadParameter(str(error), param_hint="--lang") from None
+    if position is not None:
+        if match is not None or round_number is not None or at is not None:
+            raise typer.BadParameter("--match, --round and --at pick from a log: a position string shows one board",
+                                     param_hint="--position")
+        _replay_position(position, log, words, output_format, output)
+        return
+    if log is None:
+        raise typer.BadParameter("give a log (FILE or FILE:LINE) or --position STRING", param_hint="LOG")
     path, line = split_location(log)
     refuse_clobber("-o", output, [path])
     with tempfile.TemporaryDirectory(prefix="drawlog-replay-") as work:  # standard input or a pipe: read once
@@ -264,3 +279,35 @@ def _replay(source: Source, path: str, line: int | None, match: str | None, roun
         text = io.StringIO()
         render_frames(frames, words, Console(file=text, width=100, color_system=None, highlight=False, emoji=False))
         write_output(output, lambda stream: stream.write(text.getvalue().encode()))
+
+
+def _replay_position(text: str, log: str | None, words: dict[str, str], output_format: ReplayFormat,
+                     output: str | None) -> None:
+    """``replay --position STRING``: that board in the chosen format; a bad string is one line naming the column."""
+    from rich.console import Console
+
+    from ..engine.position import Position
+    from ..errors import PositionError
+    from ..views.board import frames_json, render_frames
+    from ..views.board_svg import board_svg
+    from ..views.frames import write_output
+    from ..views.position_view import position_frame
+    from ..views.terminal import shown
+
+    if log is not None:
+        raise typer.BadParameter("give a log or --position, not both", param_hint="--position")
+    try:
+        frame = position_frame(Position.parse(text))
+    except PositionError as error:
+        typer.echo(f"Error: --position: {shown(str(error))}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE) from None
+    if output_format is ReplayFormat.json:
+        write_output(output, lambda stream: stream.write(frames_json([frame])))
+    elif output_format is ReplayFormat.svg:
+        write_output(output, lambda stream: stream.write(board_svg(frame["board"]).encode()))
+    elif output is None:
+        render_frames([frame], words, Console(highlight=False, emoji=False))
+    else:
+        buffer = io.StringIO()
+        render_frames([frame], words, Console(file=buffer, width=100, color_system=None, highlight=False, emoji=False))
+        write_output(output, lambda stream: stream.write(buffer.getvalue().encode()))

@@ -69,6 +69,25 @@ class Event(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_onl
     seq: Seq | None = None
     ts: Timestamp | None = None
 
+    def __repr__(self) -> str:
+        """The fields given, ``match`` first, tiles as ``[a|b]``: ``Play(match='m1', player='ann', tile=[3|4])``."""
+        names = ("match", *(name for name in self.__struct_fields__ if name != "match"))
+        given = ((name, getattr(self, name)) for name in names)
+        fields = ", ".join(f"{name}={_shown(value)}" for name, value in given
+                           if value is not None and value is not msgspec.UNSET)
+        return f"{type(self).__name__}({fields})"
+
+
+def _shown(value: Any) -> str:
+    """A field's value for an event's repr: a tile (two pips) as ``[a|b]``, in lists and dicts too."""
+    if isinstance(value, tuple) and len(value) == 2 and all(type(half) is int for half in value):
+        return f"[{value[0]}|{value[1]}]"
+    if isinstance(value, list):
+        return f"[{', '.join(_shown(item) for item in value)}]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key!r}: {_shown(item)}" for key, item in value.items()) + "}"
+    return repr(value)
+
 
 class HouseRules(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, gc=False):
     """House rules (format v1.1): every key optional (absent, never null); an unknown key is F002."""

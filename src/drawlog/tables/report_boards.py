@@ -81,7 +81,7 @@ def frames_at(wanted: Iterable[Wanted], first_lines: Mapping[tuple[str, str], in
         try:
             _collect(source, matches, deadline)
             frames = {match: {frame["line"]: frame for frame in walk(source, Selection(match, at=known.last),
-                                                                      lines=known.lines)}
+                                                                      lines=known.lines, positions=False)}
                       for match, known in matches.items()}
         except InputError as error:
             found.update((item.key, f"no board: {error}") for item in items)

@@ -83,14 +83,22 @@ def frames_json(frames: Iterable[Frame]) -> bytes:
 
 
 def render_frames(frames: Iterable[Frame], catalog: Catalog, console: Console) -> None:
-    """Print each frame on ``console``: event, violations, board, description, turn, hands, stock, moves."""
+    """Print each frame on ``console``: event, violations, board, description, turn, hands, stock, moves.
+
+    Then the last frame's position string, as one line ``position: dp1 …`` (``docs/position.md``).
+    """
     newline = Text("\n")
+    position = None
     for index, frame in enumerate(frames):
         text = newline.join(frame_lines(frame, catalog, console.width))
         text.no_wrap, text.overflow = True, "ignore"  # wrapped already
         if index:
             console.print()
         console.print(text)
+        position = frame.get("position")
+    if position:  # the last frame's, on one line however wide, to copy into ``replay --position``
+        console.print()
+        console.print(Text(f"position: {printable(position)}", no_wrap=True, overflow="ignore"), soft_wrap=True)
 
 
 def frame_lines(frame: Frame, catalog: Catalog, width: int = 80) -> list[Text]:
@@ -167,8 +175,9 @@ def event_text(frame: Frame, catalog: Catalog) -> Text:
     event = frame.get("event")
     event = event if isinstance(event, Mapping) else {}
     text = Text()
-    text.append(f"{catalog['line']} {printable(frame.get('line'))}", style=STYLES["heading"])
-    text.append("  ")
+    if frame.get("line") is not None:  # (a frame of ``replay --position`` has none)
+        text.append(f"{catalog['line']} {printable(frame.get('line'))}", style=STYLES["heading"])
+        text.append("  ")
     text.append(catalog.get(f"event.{kind}", printable(kind)), style=STYLES["event"])
     if kind in ("draw", "play") and event.get("tile") is not None:
         text.append(f" {_tile(event['tile'])}", style=STYLES["event"])  # the seeds' heading: "Dołożono [1|4]"
@@ -181,6 +190,8 @@ def event_text(frame: Frame, catalog: Catalog) -> Text:
         parts.append(catalog.get(f"variant.{event.get('variant', frame.get('variant'))}", ""))
         if event.get("target") is not None:
             parts.append(f"{catalog['target']} {printable(event['target'])}")
+    elif kind == "position":
+        parts.append(f"{catalog['round']} {printable(frame.get('round'))}")
     elif kind == "round_start":
         parts.append(f"{catalog['round']} {printable(event.get('round'))}")
         parts.append(f"{catalog['opener']} {printable(event.get('opener'))}")
