@@ -99,7 +99,7 @@ def validate(paths: Paths, *, select: Iterable[str] | None = None, ignore: Itera
 
 def write_stats(paths: Paths, out: str | os.PathLike[str], *, partition_by: str | None = None, jobs: int = 1,
                 cluster: Any = None, select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
-                validator: Validator | None = None, on_file: Any = None) -> Summary:
+                validator: Validator | None = None, on_file: Any = None, rebuild: bool = False) -> Summary:
     """Validate the logs and write the five Parquet tables to ``out`` (a folder or a URL), replaced whole.
 
     ``jobs`` replays that many files at once in local processes; ``cluster``
@@ -110,6 +110,8 @@ def write_stats(paths: Paths, out: str | os.PathLike[str], *, partition_by: str 
     ``validator`` gives the options (codes, caps, ``per-file-ignores``) and,
     in local runs, hears of the reading for a progress display; ``on_file``
     (cluster runs) is called with each file's index and summary as it is done.
+    A local ``out`` written before from the same inputs is updated: only new
+    or changed inputs are replayed (``rebuild``: all of them).
     """
     from .tables.dataset import write_tables
 
@@ -126,7 +128,7 @@ def write_stats(paths: Paths, out: str | os.PathLike[str], *, partition_by: str 
 
         return write_tables_at_url(names, target, partition_by=partition_by, validator=validator, jobs=jobs,
                                    codes=codes)
-    return write_tables(names, target, partition_by, validator=validator, jobs=jobs, codes=codes)
+    return write_tables(names, target, partition_by, validator=validator, jobs=jobs, codes=codes, rebuild=rebuild)
 
 
 def read_stats(out: str | os.PathLike[str]) -> dict[str, pl.LazyFrame]:

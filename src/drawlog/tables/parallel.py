@@ -16,7 +16,7 @@ import dataclasses
 import re
 import shutil
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -90,14 +90,21 @@ def _announced(part: Part, progress: ProgressSender) -> Iterator[Source | InputE
 
 
 def write_in_parallel(inputs: list[Source | InputError], folder: Path, jobs: int, validator: Validator,
-                      rows_per_group: int = ROWS_PER_GROUP) -> tuple[Summary, dict[str, int]] | None:
+                      rows_per_group: int = ROWS_PER_GROUP, seen: dict[str, tuple[str, int]] | None = None,
+                      ended_keys: list[tuple[str, str | None, str | None, str]] | None = None,
+                      on_input: Callable[[Summary, dict[str, int]], None] | None = None,
+                      ) -> tuple[Summary, dict[str, int]] | None:
     """Write the tables of ``inputs`` into ``folder`` with ``jobs`` processes (None: one part, use one process).
 
     ``validator`` gives the options, and hears of the workers' reading as if
     it read itself (its ``on_block`` the bytes, its ``summary.matches`` the
-    matches started), for progress displays.
+    matches started), for progress displays. ``seen`` and ``ended_keys``: the
+    match ids inputs read before started, and the matches they lately ended
+    (the run goes on from them). ``on_input``: each input is a part of its
+    own, and is called, in order, with its share of the summary and the match
+    ids it started first (``{id: line}``).
     """
-    parts = plan_parts(inputs, jobs)
+    parts = [[index] for index in range(len(inputs))] if on_input is not None else plan_parts(inputs, jobs)
     if len(parts) < 2:
         return None
     options = PartOptions.of(validator)
@@ -115,6 +122,8 @@ def write_in_parallel(inputs: list[Source | InputError], folder: Path, jobs: int
 
     summary = Summary()
     cross, ended = CrossFile(), EndedKeys()
+    cross.first.update(seen or {})
+    ended.take(ended_keys or [])
     try:
         with worker_pool(min(jobs, len(tasks)), progress=listening is not None) as pool:
             background = WriterThread()  # once the workers are forked: a fork copies only the thread that forks
@@ -131,6 +140,12 @@ def write_in_parallel(inputs: list[Source | InputError], folder: Path, jobs: int
                     tables["violations"] = _corrected(tables["violations"], tables["matches"], result, fix, cross,
                                                       ended)
                     ended.add(tables["matches"])
+                    if on_input is not None:
+                        first: dict[str, int] = {}
+                        for start in result.starts:
+                            if start.match not in cross.first:
+                                first.setdefault(start.match, start.line)
+                        on_input(result.summary, first)
                     cross.add(result)
                     for name, table in tables.items():
                         groups[name].add(table)

@@ -18,7 +18,7 @@ from .stats import TABLES
 
 
 #: The version of the tables' columns, ``table_format`` in the manifest (a manifest without it is 1).
-TABLE_FORMAT = 4
+TABLE_FORMAT = 5
 
 
 def _table_format(manifest: Path) -> int:
