@@ -191,7 +191,7 @@ def plan(index: InputsIndex | None, inputs: list[Source | InputError], options: 
     if old and position < len(old) and old[position].generation in kept_generations:
         result.shared = old[position].generation
     result.whole = kept_generations - ({result.shared} if result.shared is not None else set())
-    result.generation = max((note.generation for note in old), default=-1) + 1 if old else 0
+    result.generation = max(note.generation for note in old) + 1 if result.kept else 0
     return result
 
 

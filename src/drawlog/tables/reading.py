@@ -71,7 +71,7 @@ def table_sources(folder: Path) -> Iterator[tuple[str, Path, bool]]:
         single = folder / f"{name}.parquet"
         if single.is_file():
             yield name, single, False
-        elif (folder / name).is_dir():
+        elif (folder / name).is_dir() and any((folder / name).rglob("*.parquet")):
             yield name, folder / name, True
 
 
