@@ -579,7 +579,7 @@ def test_ctrl_c_during_parallel_stats_prints_no_traceback_and_keeps_the_old_tabl
     command = [sys.executable, "-c", "from drawlog.cli import main; main()", "stats", str(logs), "--out", str(out),
                "--jobs", "2", "-q"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-    first_part = tmp_path / f".out.partial-{proc.pid}" / "_part-0"
+    first_part = tmp_path / f".out.partial-{proc.pid}" / "_flat" / "_part-0"
     seen = False
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None:
