@@ -40,26 +40,34 @@ _DOUBLES: Final = sum(1 for low, high in TILES if low == high)
 _DIGITS: Final = 9
 
 
+_LOW: Final = tuple(low for low, _ in TILES)
+_HIGH: Final = tuple(high for _, high in TILES)
+_IS_DOUBLE: Final = tuple(int(low == high) for low, high in TILES)
+
+
 def _statistics(groups: list[list[int]]) -> tuple[float, float]:
-    """(doubles chi-square, suits chi-square) of tile ids split into ``groups`` (the hands, then the rest)."""
+    """(doubles chi-square, suits chi-square) of tile ids split into ``groups`` (the hands, then the rest).
+
+    Per group of ``n`` tiles: (doubles - n/4)² / (n/4), and Σ over the values of
+    (halves - 2n/7)² / (2n/7), which is (Σ halves² - 4n²/7) / (2n/7).
+    """
     doubles_stat = 0.0
     suits_stat = 0.0
+    low_of, high_of, double_of = _LOW, _HIGH, _IS_DOUBLE
     for group in groups:
         size = len(group)
         if not size:
             continue
+        suits = [0, 0, 0, 0, 0, 0, 0]
         doubles = 0
-        suits = [0] * 7
         for tile in group:
-            low, high = TILES[tile]
-            if low == high:
-                doubles += 1
-            suits[low] += 1
-            suits[high] += 1
+            suits[low_of[tile]] += 1
+            suits[high_of[tile]] += 1
+            doubles += double_of[tile]
         expected = size * _DOUBLES / TILE_COUNT
         doubles_stat += (doubles - expected) ** 2 / expected
         per_suit = size * 2 / 7
-        suits_stat += sum((count - per_suit) ** 2 for count in suits) / per_suit
+        suits_stat += (sum(count * count for count in suits) - 7 * per_suit * per_suit) / per_suit
     return round(doubles_stat, _DIGITS), round(suits_stat, _DIGITS)
 
 
@@ -127,12 +135,13 @@ def check_deal(hands: list[list[int]], match: str, round_number: int) -> DealChe
 
     A deal that repeats a tile, or deals no tile, gets only its per-hand counts.
     """
-    per_hand = [sum(1 for tile in hand if TILES[tile][0] == TILES[tile][1]) for hand in hands]
+    double_of = _IS_DOUBLE
+    per_hand = [sum([double_of[tile] for tile in hand]) for hand in hands]
     dealt = [tile for hand in hands for tile in hand]
-    if not dealt or len(set(dealt)) != len(dealt) or len(dealt) > TILE_COUNT:
-        return DealCheck(per_hand=per_hand)
     taken = set(dealt)
-    groups = [list(hand) for hand in hands] + [[tile for tile in range(TILE_COUNT) if tile not in taken]]
+    if not dealt or len(taken) != len(dealt):
+        return DealCheck(per_hand=per_hand)
+    groups = [*hands, [tile for tile in range(TILE_COUNT) if tile not in taken]]
     doubles_stat, suits_stat = _statistics(groups)
     null_doubles, null_suits = null_statistics(tuple(len(hand) for hand in hands))
     tie = tie_breaker(match, round_number)

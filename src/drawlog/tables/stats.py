@@ -341,13 +341,13 @@ class StatsRecorder(Observer):
         check = check_deal([tiles for _, _, tiles in seated], match_id, number)
         keys = (notes.tournament, notes.table_name, notes.file, notes.path, notes.variant)
         deals = self._deals
-        for (seat, name, tiles), doubles in zip(seated, check.per_hand):
-            deals.add((match_id, number, "hand", name, seat, [HALVES[tile] for tile in tiles], doubles, line,
-                       *keys), notes.text_bytes + len(name))
+        for (seat, name, tiles), doubles in zip(seated, check.per_hand):  # (tiles as ids: see DealSink)
+            deals.add((match_id, number, "hand", name, seat, tiles, doubles, line, *keys),
+                      notes.text_bytes + len(name))
         if event.stock is not None:
             stock = [tile_id(tile) for tile in event.stock]
-            deals.add((match_id, number, "stock", None, None, [HALVES[tile] for tile in stock],
-                       sum(is_double(tile) for tile in stock), line, *keys), notes.text_bytes)
+            deals.add((match_id, number, "stock", None, None, stock, sum(is_double(tile) for tile in stock), line,
+                       *keys), notes.text_bytes)
         return check
 
     def _keep_ended(self, match_id: str, notes: _MatchNotes) -> None:

@@ -16,7 +16,7 @@ from ..check.validator import Validator
 from ..check.violations import Summary, Violation
 from ..errors import InputError
 from ..log.sources import Source
-from .sinks import ROWS_PER_GROUP, MoveSink, TableSink, WriterThread
+from .sinks import ROWS_PER_GROUP, DealSink, MoveSink, TableSink, WriterThread
 from .stats import SCHEMAS, StatsRecorder
 
 
@@ -34,8 +34,9 @@ def write_in_one_process(inputs: Iterable[Source | InputError], folder: Path, va
     with _system_memory_pool(), _rarer_collections():
         suffix = "arrow" if arrow else "parquet"
         background = WriterThread() if threaded else None
-        sinks = {name: (MoveSink if name == "moves" else TableSink)(folder / f"{name}.{suffix}", schema,
-                                                                    rows_per_group, arrow, background)
+        kinds = {"moves": MoveSink, "deals": DealSink}
+        sinks = {name: kinds.get(name, TableSink)(folder / f"{name}.{suffix}", schema, rows_per_group, arrow,
+                                                  background)
                  for name, schema in SCHEMAS.items()}
         recorder = StatsRecorder(sinks, lambda: validator.reporter.file)
         if ended:
