@@ -55,7 +55,7 @@ def league(files: int, per_file: int) -> tuple[Path, Path]:
     return folder, extra
 
 
-def timed(run) -> tuple[float, float]:  # noqa: ANN001
+def timed(run) -> tuple[float, float]:
     cpu, wall = cpu_seconds(), time.perf_counter()
     run()
     return time.perf_counter() - wall, cpu_seconds() - cpu

@@ -34,7 +34,7 @@ from drawlog.tables.dataset import write_tables
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from bench_variants import ensure_log  # noqa: E402
+from bench_variants import ensure_log
 
 
 def cpu() -> float:

@@ -113,7 +113,7 @@ def p_value(observed: float, null: list[float], tie: float) -> float:
 class DealCheck:
     """What one deal says of the shuffle (see the module); ``valid`` is False when the deal is not a deal."""
 
-    __slots__ = ("doubles", "expected", "doubles_p", "suits_chi2", "suits_p", "per_hand")
+    __slots__ = ("doubles", "doubles_p", "expected", "per_hand", "suits_chi2", "suits_p")
 
     def __init__(self, doubles: int | None = None, expected: float | None = None, doubles_p: float | None = None,
                  suits_chi2: float | None = None, suits_p: float | None = None,

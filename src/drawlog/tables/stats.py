@@ -37,6 +37,8 @@ from ..errors import Fault
 from ..log.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart, timestamp
 from ..log.reader import STDIN
 from ..log.remote import is_url
+from .meta import bots_of
+from .meta import text as _text
 from .shuffle import NO_CHECK, DealCheck, check_deal
 from .sinks import (
     DOWN_END,
@@ -398,44 +400,6 @@ def _note_fives(moves: MoveSink, state: FivesRound, placed: bool, claimed: int |
     up, down = (tableau.up, tableau.down) if tableau.arms_open else (None, None)
     if points or claimed is not None or up is not None:
         moves.add_extras(points, claimed, NO_PIP if up is None else up, NO_PIP if down is None else down)
-
-
-def bots_of(meta: dict[str, Any], players: list[str]) -> tuple[list[str | None] | None, list[str | None] | None]:
-    """The bot name and version of each seat that ``meta`` names (None where it names none).
-
-    ``meta.bots`` is a list (one per seat, in ``players`` order) or an object by
-    player; each is a name, or an object ``{"name": …, "version": …}``.
-    ``meta.bot_versions`` (a list or an object by player) gives versions too.
-    """
-    names = _per_seat(meta.get("bots"), players)
-    versions = _per_seat(meta.get("bot_versions"), players)
-    bots: list[str | None] = []
-    found: list[str | None] = []
-    for seat in range(len(players)):
-        bot, version = names[seat], versions[seat]
-        if isinstance(bot, dict):
-            version = bot.get("version", version)
-            bot = bot.get("name")
-        bots.append(_text(bot) if bot is not None and not isinstance(bot, (dict, list)) else None)
-        found.append(_text(version) if version is not None and not isinstance(version, (dict, list)) else None)
-    return (bots if any(bot is not None for bot in bots) else None,
-            found if any(version is not None for version in found) else None)
-
-
-def _per_seat(value: object, players: list[str]) -> list[Any]:
-    """``value`` as one item per seat: a list of as many as ``players``, or an object by player; else Nones."""
-    if isinstance(value, list) and len(value) == len(players):
-        return list(value)
-    if isinstance(value, dict):
-        return [value.get(player) for player in players]
-    return [None] * len(players)
-
-
-def _text(value: object) -> str | None:
-    """A ``meta`` value as the tables keep it: a string as it is, anything else as its JSON (``true``, not ``True``)."""
-    if value is None or isinstance(value, str):
-        return value
-    return msgspec.json.encode(value).decode()
 
 
 def _timestamp(value: datetime | str | None) -> datetime | None:

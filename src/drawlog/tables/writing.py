@@ -11,6 +11,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from ..check.validator import Validator
 from ..check.violations import Summary, Violation
@@ -34,7 +35,7 @@ def write_in_one_process(inputs: Iterable[Source | InputError], folder: Path, va
     with _system_memory_pool(), _rarer_collections():
         suffix = "arrow" if arrow else "parquet"
         background = WriterThread() if threaded else None
-        kinds = {"moves": MoveSink, "deals": DealSink}
+        kinds: dict[str, Any] = {"moves": MoveSink, "deals": DealSink}
         sinks = {name: kinds.get(name, TableSink)(folder / f"{name}.{suffix}", schema, rows_per_group, arrow,
                                                   background)
                  for name, schema in SCHEMAS.items()}
