@@ -69,6 +69,10 @@ OutFolder = Annotated[str, typer.Option("--out", "-o", metavar="DIR", help="Fold
                                                                            "whole).")]
 
 
+#: ``--rebuild`` of ``stats`` and ``audit``.
+RebuildOption = Annotated[bool, typer.Option("--rebuild", help="Replay every input, even those the folder's tables "
+                                                               "already hold unchanged.")]
+
 #: ``--variant`` of ``players`` and ``ratings``: without it every variant has rows of its own.
 VariantOption = Annotated[Optional[Variant], typer.Option(
     "--variant", help="Only this game (draw, all-fives); default: each variant on its own rows, never mixed.")]
@@ -219,8 +223,7 @@ def stats(
     max_per_match: MaxPerMatchOption = None,
     max_per_line: MaxPerLineOption = None,
     max_open_matches: MaxOpenMatchesOption = MAX_OPEN_MATCHES,
-    rebuild: Annotated[bool, typer.Option("--rebuild", help="Replay every input, even those the folder's tables "
-                                                            "already hold unchanged.")] = False,
+    rebuild: RebuildOption = False,
 ) -> None:
     """Replay the logs and write matches, rounds, players, moves, violations and deals as Parquet tables.
 
@@ -281,6 +284,7 @@ def audit(
     max_per_match: MaxPerMatchOption = None,
     max_per_line: MaxPerLineOption = None,
     max_open_matches: MaxOpenMatchesOption = MAX_OPEN_MATCHES,
+    rebuild: RebuildOption = False,
 ) -> None:
     """The main job, in one pass: validate, write the tables, and print what was found.
 
@@ -308,7 +312,10 @@ def audit(
                            settings.ignored_in if settings.per_file_ignores else None,
                            max_per_match=max_per_match or settings.max_per_match or MAX_PER_MATCH,
                            max_per_line=max_per_line or settings.max_per_line or MAX_PER_LINE,
-                           max_open_matches=max_open_matches)
+                           max_open_matches=max_open_matches, rebuild=rebuild)
+    inputs_line = _inputs_line(out)
+    if inputs_line and not quiet:
+        typer.echo(inputs_line, err=True)
     console = make_console(sys.stdout)  # a pipe or a file: as wide as the tables, so no file name is cut
     share = summary.valid_matches / summary.matches if summary.matches else 0.0
     console.print(Text(f"{quantity(summary.matches, 'match', 'matches')} read, {summary.valid_matches:,} valid "

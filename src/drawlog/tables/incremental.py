@@ -213,8 +213,11 @@ def generation_files(folder: Path, generation: int) -> list[Path]:
     """The table files of one generation in a statistics folder, relative to it."""
     prefix = f"part-{generation:05d}"
     found = []
-    for table in sorted(entry for entry in folder.iterdir() if entry.is_dir() and not entry.name.startswith(".")):
-        for file in sorted(table.rglob("part-*.parquet")):
+    from .stats import TABLES
+
+    for name in TABLES:
+        table = folder / name
+        for file in sorted(table.rglob("part-*.parquet")) if table.is_dir() else []:
             stem = file.name.removesuffix(".parquet")
             if stem == prefix or stem.startswith(prefix + "-"):
                 found.append(file.relative_to(folder))
