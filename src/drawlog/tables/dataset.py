@@ -157,7 +157,7 @@ def _replay(plan: Any, flat: Path, validator: Validator, jobs: int, rows_per_gro
             seen: dict[str, tuple[str, int]] | None, ended: list[Any] | None,
             shares: list[tuple[Summary, dict[str, int]]]) -> Summary:
     """Replay the plan's inputs into ``flat`` (going on from ``seen`` and ``ended``); each input's share noted."""
-    from .incremental import InputTracker
+    from .writing import InputTracker
 
     inputs = plan.replay
     done = None

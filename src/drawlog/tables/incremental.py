@@ -292,39 +292,6 @@ def seen_before(plan_: Plan) -> dict[str, tuple[str, int]]:
     return seen
 
 
-class InputTracker:
-    """Notes, input by input, each one's share of the summary and the match ids it started first."""
-
-    def __init__(self, validator: Any) -> None:
-        self.validator = validator
-        self.summaries: list[Summary] = []
-        self.starts: list[dict[str, int]] = []
-        self._before = msgspec.structs.replace(validator.summary, decompression=list(validator.summary.decompression))
-        self._current: dict[str, int] = {}
-        validator.replay.on_first_start = self._started
-
-    def _started(self, table: Any) -> None:
-        self._current.setdefault(table.id, table.last_line)
-
-    def inputs(self, items: list[Source | InputError]) -> Any:
-        """``items``, noting each one's share as the next is asked for."""
-        for item in items:
-            yield item
-            self.done()
-
-    def done(self) -> None:
-        """The input being read is done: note its share."""
-        now = self.validator.summary
-        share = Summary()
-        for name in Summary.__struct_fields__:
-            value, before = getattr(now, name), getattr(self._before, name)
-            setattr(share, name, value[len(before):] if isinstance(value, list) else value - before)
-        self.summaries.append(share)
-        self.starts.append(self._current)
-        self._current = {}
-        self._before = msgspec.structs.replace(now, decompression=list(now.decompression))
-
-
 def summed(notes: list[InputNote], summary: Summary) -> Summary:
     """``summary`` with the kept inputs' shares added in front."""
     from ..check.parts import add_summaries

@@ -77,11 +77,13 @@ def _values(source: Any, key: str) -> set[str | None]:
     return found
 
 
-def write_partitioned(flat: Path, staging: Path, key: str, generation: int = 0) -> None:
+def write_partitioned(flat: Path, staging: Path, key: str, generation: int | None = None) -> None:
     """Write each table of the folder ``flat`` into ``staging/TABLE/KEY=NAME/part-GGGGG-N.parquet``, the key kept.
 
-    ``generation`` (GGGGG) tells apart the files of successive runs (see :mod:`~drawlog.tables.incremental`).
+    ``generation`` (GGGGG) tells apart the files of successive runs (see :mod:`~drawlog.tables.incremental`);
+    without it the files are ``part-N.parquet`` (a cluster's worker renames them).
     """
+    stem = f"part-{generation:05d}-" if generation is not None else "part-"
     import pyarrow as pa
     import pyarrow.dataset as ds
     import pyarrow.parquet as pq
@@ -98,14 +100,14 @@ def write_partitioned(flat: Path, staging: Path, key: str, generation: int = 0) 
     for name, source in sources.items():
         if source.count_rows() == 0:  # no partition folder would be written: keep an empty, typed file
             (staging / name).mkdir(exist_ok=True)
-            pq.write_table(source.to_table(), staging / name / f"part-{generation:05d}-0.parquet")
+            pq.write_table(source.to_table(), staging / name / f"{stem}0.parquet")
             continue
         schema = source.schema.append(pa.field(_FOLDER, pa.string()))
         ds.write_dataset(pa.RecordBatchReader.from_batches(schema, _with_folders(source, key, schema, value_set,
                                                                                   folders)),
                          staging / name, format="parquet", partitioning=partitioning,
                          existing_data_behavior="overwrite_or_ignore",
-                         basename_template=f"part-{generation:05d}-{{i}}.parquet",
+                         basename_template=stem + "{i}.parquet",
                          max_partitions=len(ordered) + 1, max_open_files=open_files_allowed(),
                          preserve_order=True)
 

@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from ..check.validator import Validator
 from ..check.violations import Summary, Violation
 from ..errors import InputError
@@ -99,3 +101,37 @@ def _rarer_collections(young: int = 50_000) -> Iterator[None]:
         yield
     finally:
         gc.set_threshold(*threshold)
+
+
+class InputTracker:
+    """Notes, input by input, each one's share of the summary and the match ids it started first."""
+
+    def __init__(self, validator: Any, starts: bool = True) -> None:
+        self.validator = validator
+        self.summaries: list[Summary] = []
+        self.starts: list[dict[str, int]] = []
+        self._before = msgspec.structs.replace(validator.summary, decompression=list(validator.summary.decompression))
+        self._current: dict[str, int] = {}
+        if starts:  # (a part's worker has its own notes of them: see StartNotes)
+            validator.replay.on_first_start = self._started
+
+    def _started(self, table: Any) -> None:
+        self._current.setdefault(table.id, table.last_line)
+
+    def inputs(self, items: Iterable[Source | InputError]) -> Iterator[Source | InputError]:
+        """``items``, noting each one's share as the next is asked for."""
+        for item in items:
+            yield item
+            self.done()
+
+    def done(self) -> None:
+        """The input being read is done: note its share."""
+        now = self.validator.summary
+        share = Summary()
+        for name in Summary.__struct_fields__:
+            value, before = getattr(now, name), getattr(self._before, name)
+            setattr(share, name, value[len(before):] if isinstance(value, list) else value - before)
+        self.summaries.append(share)
+        self.starts.append(self._current)
+        self._current = {}
+        self._before = msgspec.structs.replace(now, decompression=list(now.decompression))
