@@ -100,7 +100,7 @@ def validate(paths: Paths, *, select: Iterable[str] | None = None, ignore: Itera
 def write_stats(paths: Paths, out: str | os.PathLike[str], *, partition_by: str | None = None, jobs: int = 1,
                 cluster: Any = None, select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
                 validator: Validator | None = None, on_file: Any = None, rebuild: bool = False) -> Summary:
-    """Validate the logs and write the five Parquet tables to ``out`` (a folder or a URL), replaced whole.
+    """Validate the logs and write the six Parquet tables to ``out`` (a folder or a URL), replaced whole.
 
     ``jobs`` replays that many files at once in local processes; ``cluster``
     on a Dask cluster instead. Either way the tables are the same, row for
@@ -132,7 +132,9 @@ def write_stats(paths: Paths, out: str | os.PathLike[str], *, partition_by: str 
 
 
 def read_stats(out: str | os.PathLike[str]) -> dict[str, pl.LazyFrame]:
-    """The tables ``write_stats`` wrote, as polars LazyFrames by name (matches, rounds, players, moves, violations).
+    """The tables ``write_stats`` wrote, as polars LazyFrames by name.
+
+    They are matches, rounds, players, moves, violations and deals.
 
     Nothing is read until a query is collected, and then only what it needs:
     a filter on the ``--partition-by`` column skips the other folders' files,

@@ -1,7 +1,7 @@
 """The statistics folder: writing it in one pass over the logs (here or at a URL), and reading it back.
 
 :func:`write_tables` validates the logs once, with a
-:class:`~drawlog.stats.StatsRecorder` on the replay, and writes the five
+:class:`~drawlog.stats.StatsRecorder` on the replay, and writes the six
 Parquet tables into a fresh folder beside ``out``, then swaps it in: a re-run
 replaces the tables all at once, never leaving a mix of old and new files. A
 folder drawlog did not write is never replaced. :func:`open_tables` reads the

@@ -181,7 +181,7 @@ class _RoundNotes:
 
 
 class StatsRecorder(Observer):
-    """Builds the five tables from a replay (set it as ``validator.replay.observer``)."""
+    """Builds the six tables from a replay (set it as ``validator.replay.observer``)."""
 
     def __init__(self, sinks: dict[str, Any], current_file: Callable[[], str]) -> None:
         self.sinks: dict[str, Any] = sinks

@@ -1,4 +1,4 @@
-"""Replaying logs into the five tables in one process: what :func:`~drawlog.tables.dataset.write_tables` does
+"""Replaying logs into the six tables in one process: what :func:`~drawlog.tables.dataset.write_tables` does
 alone, and what each worker of :mod:`~drawlog.tables.parallel` does with its part.
 
 Below both (they shared it in a circle before).
