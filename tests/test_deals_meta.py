@@ -209,3 +209,27 @@ def test_every_writer_gives_one_layout_read_by_scanning_the_table_folder(tmp_pat
         assert one.height > 0 or table == "violations"
         assert one.equals(read["jobs"][table].sort(key, nulls_last=True)), table
         assert one.equals(read["parted"][table].select(one.columns).sort(key, nulls_last=True)), table
+
+
+def test_a_cluster_writes_the_same_layout_and_a_local_run_takes_it_over(tmp_path: Path):
+    distributed = pytest.importorskip("distributed")
+    import drawlog
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for index in range(3):
+        (logs / f"{index}.jsonl").write_bytes(b"".join(match_lines(f"m{index}", seed=index)))
+    local, remote = tmp_path / "local", tmp_path / "cluster"
+    write_tables([logs], local)
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None)
+    try:
+        with distributed.Client(cluster) as client:
+            drawlog.write_stats([str(logs)], remote, cluster=client)
+    finally:
+        cluster.close()
+    for table in TABLES:
+        assert pl.scan_parquet(remote / table).collect().equals(pl.scan_parquet(local / table).collect()), table
+    write_tables([logs], remote)  # no index there: everything replayed, the same rows
+    assert json.loads((remote / "_drawlog.json").read_text())["incremental"]["why_all"] == "no index of earlier inputs"
+    for table in TABLES:
+        assert pl.scan_parquet(remote / table).collect().equals(pl.scan_parquet(local / table).collect()), table
