@@ -129,6 +129,18 @@ def test_a_touched_file_of_the_same_bytes_is_reused_and_same_size_other_bytes_re
     assert_same_tables(out, rebuild(league, tmp_path / "full"))
 
 
+def test_a_file_rewritten_in_the_same_clock_tick_is_hashed_again(league: Path, tmp_path: Path):
+    out = tmp_path / "stats"
+    write_tables([league], out)
+    changed = league / "day-2.jsonl"
+    status = changed.stat()
+    changed.write_bytes(changed.read_bytes().replace(b'"d2-b"', b'"d2-z"'))  # the same size ...
+    os.utime(changed, ns=(status.st_atime_ns, status.st_mtime_ns))  # ... and mtime_ns: only the bytes tell
+    write_tables([league], out)
+    assert counts(out) == (2, 3, 0)
+    assert "d2-z" in tables(out)["matches"]["match"].to_list()
+
+
 def test_a_file_gone_has_its_rows_dropped(league: Path, tmp_path: Path):
     out = tmp_path / "stats"
     write_tables([league], out)

@@ -133,9 +133,9 @@ def write_tables(
             for item, stats, (share, starts) in zip(plan.replay, plan.stats, shares):
                 item_file, item_path = incremental.identity(item) or ("", "")
                 found = incremental.hashed(stats)
-                size, mtime, digest = found[2:] if found is not None else (-1, -1, "")
+                size, mtime, checked, digest = found[2:] if found is not None else (-1, -1, 0, "")
                 notes.append(incremental.InputNote(
-                    file=item_file, path=item_path, size=size, mtime_ns=mtime, hash=digest,
+                    file=item_file, path=item_path, size=size, mtime_ns=mtime, checked_ns=checked, hash=digest,
                     generation=plan.generation, starts=starts, summary=share,
                     ignored=sorted(validator.ignored_in(item_file)) if validator.ignored_in is not None else []))
             incremental.write_index(staging, incremental.InputsIndex(

@@ -30,6 +30,7 @@ import hashlib
 import json
 import os
 import shutil
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,9 @@ from ..log.reader import STDIN, Source, printable
 
 #: The index of a statistics folder's inputs.
 INDEX = "_inputs.json"
+#: A file whose ``mtime_ns`` was this close to when it was indexed may have changed since within the same clock
+#: tick, keeping its size and ``mtime_ns``: it is hashed again (as git treats a "racily clean" file).
+RACY_NS = 2_000_000_000
 _CHUNK = 1 << 20
 
 
@@ -54,6 +58,8 @@ class InputNote(msgspec.Struct, kw_only=True):
     mtime_ns: int
     hash: str
     generation: int
+    #: When the size and ``mtime_ns`` were read (a file changed within :data:`RACY_NS` before is hashed again).
+    checked_ns: int = 0
     #: ``{match id: line}`` of each match id this input started first (of all inputs before it and itself).
     starts: dict[str, int] = msgspec.field(default_factory=dict)
     summary: Summary = msgspec.field(default_factory=Summary)
@@ -78,7 +84,7 @@ class Plan:
     kept: list[InputNote] = field(default_factory=list)
     replay: list[Source | InputError] = field(default_factory=list)
     #: Each replayed input's stat and hash, by position in ``replay`` (None: not a local file).
-    stats: list[tuple[str, str, int, int, str] | None] = field(default_factory=list)
+    stats: list[tuple[str, str, int, int, int, str] | None] = field(default_factory=list)
     #: Inputs of the index no longer given.
     dropped: int = 0
     #: Generations of the old folder whose files are carried over whole, and the one shared with replayed inputs.
@@ -137,16 +143,17 @@ def identity(item: Source | InputError) -> tuple[str, str] | None:
     return name, os.path.abspath(name)
 
 
-def _stat(item: Source | InputError) -> tuple[str, str, int, int] | None:
-    """``(file, path, size, mtime_ns)`` of a readable local file (None otherwise)."""
+def _stat(item: Source | InputError) -> tuple[str, str, int, int, int] | None:
+    """``(file, path, size, mtime_ns, checked_ns)`` of a readable local file (None otherwise)."""
     found = identity(item)
     if found is None or isinstance(item, InputError):
         return None
+    checked = time.time_ns()
     try:
         status = os.stat(item.path)  # type: ignore[arg-type]
     except OSError:
         return None
-    return found[0], found[1], status.st_size, status.st_mtime_ns
+    return found[0], found[1], status.st_size, status.st_mtime_ns, checked
 
 
 def plan(index: InputsIndex | None, inputs: list[Source | InputError], options: str, partition_by: str | None,
@@ -175,10 +182,10 @@ def plan(index: InputsIndex | None, inputs: list[Source | InputError], options: 
         if status is None or status[:2] != (note.file, note.path) or status[2] != note.size \
                 or _ignored(ignored, note.file) != note.ignored:
             break
-        if status[3] != note.mtime_ns:
+        if status[3] != note.mtime_ns or note.mtime_ns >= note.checked_ns - RACY_NS:
             if content_hash(note.path) != note.hash:
                 break
-            note = msgspec.structs.replace(note, mtime_ns=status[3])
+            note = msgspec.structs.replace(note, mtime_ns=status[3], checked_ns=status[4])
         result.kept.append(note)
         position += 1
     result.replay = list(inputs[position:])
@@ -199,12 +206,19 @@ def _ignored(ignored: Any, file: str) -> list[str]:
     return sorted(ignored(file)) if ignored is not None else []
 
 
-def hashed(stats: tuple[str, str, int, int, str] | None) -> tuple[str, str, int, int, str] | None:
+def hashed(stats: tuple[str, str, int, int, int, str] | None) -> tuple[str, str, int, int, int, str] | None:
     """``stats`` with the file's content hash filled in."""
     if stats is None:
         return None
     try:
-        return (*stats[:4], content_hash(stats[1]))
+        digest = content_hash(stats[1])
+        status = os.stat(stats[1])
+    except OSError:
+        return None
+    if (status.st_size, status.st_mtime_ns) != stats[2:4]:
+        digest = ""  # changed while it was read: replayed next time
+    try:
+        return (*stats[:5], digest)
     except OSError:
         return None
 
