@@ -296,5 +296,5 @@ def test_violations_parquet_has_a_follows_column(tmp_path: Path):
     path, bad = follow_on_log(tmp_path)
     result = runner.invoke(app, ["stats", str(path), "--out", str(tmp_path / "out")])
     assert result.exit_code in (0, 1), result.output
-    table = pq.read_table(tmp_path / "out" / "violations.parquet")
+    table = pq.read_table(tmp_path / "out" / "violations" / "part-00000.parquet")
     assert bad in table.column("follows").to_pylist() and None in table.column("follows").to_pylist()

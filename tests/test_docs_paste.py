@@ -12,7 +12,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "sample_logs" / "README.md"]
 
 #: Names the README gives to what a command writes (or a user's own file), not files of the repository.
-WRITTEN = {"OUTPUT.faults.json", "_drawlog.json", "ci.toml", "drawlog.toml", "report.html", "stats/", "games/"}
+WRITTEN = {"OUTPUT.faults.json", "_drawlog.json", "ci.toml", "drawlog.toml", "report.html", "stats/", "games/",
+           "_inputs.json"}
 
 
 def _cited(text: str) -> set[str]:

@@ -87,10 +87,10 @@ def test_per_file_ignores_apply_in_audit_as_in_validate(tmp_path: Path, monkeypa
 
     result = cli("audit", ".", "--out", "tables", "-q", "--jobs", jobs)
     assert result.exit_code == 1, result.output
-    table = pl.read_parquet(tmp_path / "tables" / "violations.parquet")
+    table = pl.read_parquet(tmp_path / "tables" / "violations" / "part-00000.parquet")
     assert list(zip(table["file"].to_list(), table["line"].to_list(), table["code"].to_list())) == expected
     assert f"{document['summary']['errors']} errors, {document['summary']['warnings']} warning" in result.stdout
     assert cli("audit", ".", "--out", "tables", "-q", "--isolated").stdout.count("warning") >= 1
-    isolated = pl.read_parquet(tmp_path / "tables" / "violations.parquet")
+    isolated = pl.read_parquet(tmp_path / "tables" / "violations" / "part-00000.parquet")
     assert {(Path(f).name, c) for f, c in zip(isolated["file"].to_list(), isolated["code"].to_list())} \
         >= {("bad.jsonl", "W401"), ("bad.jsonl", "M208")}

@@ -425,7 +425,7 @@ def stats_violations(path: Path, out: Path) -> list[tuple[int | None, str, str]]
 
     result = cli("stats", path, "--out", out, "-q")
     assert result.exit_code == 0, result.output
-    table = pl.read_parquet(out / "violations.parquet")
+    table = pl.read_parquet(out / "violations" / "part-00000.parquet")
     return list(zip(table["line"].to_list(), table["code"].to_list(), table["message"].to_list()))
 
 
@@ -554,7 +554,7 @@ def test_query_of_a_date_past_the_calendar_writes_its_number(tmp_path: Path, fmt
     path.write_bytes(b"".join(match_lines()))
     out = tmp_path / "stats"
     assert cli("stats", path, "--out", out, "-q").exit_code == 0
-    matches = out / "matches.parquet"
+    matches = out / "matches" / "part-00000.parquet"
     frame = pl.read_parquet(matches)
     frame.with_columns(pl.lit(2**63 - 1).cast(pl.Datetime("us", "UTC")).alias("started_at")).write_parquet(matches)
     result = cli("query", out, "SELECT match, started_at FROM matches", "-f", fmt)
@@ -579,7 +579,7 @@ def test_ctrl_c_during_parallel_stats_prints_no_traceback_and_keeps_the_old_tabl
     command = [sys.executable, "-c", "from drawlog.cli import main; main()", "stats", str(logs), "--out", str(out),
                "--jobs", "2", "-q"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-    first_part = tmp_path / f".out.partial-{proc.pid}" / "_part-0"
+    first_part = tmp_path / f".out.partial-{proc.pid}" / "_flat" / "_part-0"
     seen = False
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None:
@@ -882,7 +882,7 @@ def test_stats_of_matches_with_long_names_and_tournaments_stays_in_bounded_memor
     assert peak - base < 350, (base, peak)  # the log holds 125 MB of text (it took 600 MB more than a small log)
     import polars as pl
 
-    assert pl.read_parquet(tmp_path / "out" / "matches.parquet").height == 250
+    assert pl.read_parquet(tmp_path / "out" / "matches" / "part-00000.parquet").height == 250
 
 
 def test_many_open_matches_cost_bounded_memory(tmp_path: Path) -> None:

@@ -33,7 +33,7 @@ WIDE = ("SELECT match, path, concat(path, '#', match) AS key, file, tournament, 
 def _ids(stats: Path) -> list[str]:
     import polars as pl
 
-    return pl.read_parquet(stats / "matches.parquet").sort("match")["match"].to_list()
+    return pl.read_parquet(stats / "matches" / "part-00000.parquet").sort("match")["match"].to_list()
 
 
 def test_query_through_a_pipe_cuts_no_key(stats: Path):

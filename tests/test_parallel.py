@@ -65,7 +65,7 @@ def _tables(folder: Path) -> dict[str, pl.DataFrame]:
 
 
 def _row_groups(folder: Path) -> dict[str, int]:
-    return {name: pq.ParquetFile(folder / f"{name}.parquet").num_row_groups for name in _tables(folder)}
+    return {name: pq.ParquetFile(folder / name / "part-00000.parquet").num_row_groups for name in _tables(folder)}
 
 
 @pytest.fixture

@@ -316,7 +316,7 @@ YEAR_0 = -62_167_219_200_000_000
 def _rewrite(folder: Path, table: str, change) -> None:
     import polars as pl
 
-    path = folder / f"{table}.parquet"
+    path = folder / table / "part-00000.parquet"
     change(pl.read_parquet(path)).write_parquet(path)
 
 

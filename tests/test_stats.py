@@ -145,9 +145,9 @@ def test_rerun_replaces_the_tables_whole(corpus, tmp_path: Path):
     first = json.loads((out / MANIFEST).read_text())
     write_tables([str(SAMPLES / "tournament-2p.jsonl")], out, partition_by="tournament")
     assert json.loads((out / MANIFEST).read_text())["inputs"] != first["inputs"]
-    assert not (out / "moves.parquet").exists(), "an old unpartitioned table was left beside the new ones"
-    assert sorted(p.name for p in out.iterdir()) == sorted([MANIFEST, "matches", "moves", "players", "rounds",
-                                                           "violations"])
+    assert not (out / "moves" / "part-00000.parquet").exists(), "an old unpartitioned table was left beside the new ones"
+    assert sorted(p.name for p in out.iterdir()) == sorted([MANIFEST, "_inputs.json", "matches", "moves", "players",
+                                                           "rounds", "violations", "deals"])
     assert not list(tmp_path.glob(".stats.*")), "staging folders were left behind"
 
 
@@ -280,7 +280,7 @@ def test_audit_prints_the_summary_and_writes_the_tables(tmp_path: Path):
     assert result.exit_code == 1, result.output  # errors found, as validate
     assert "58 matches read, 29 valid" in result.output
     assert "violations by code" in result.output and "files with most errors" in result.output
-    assert (out / "moves.parquet").is_file()
+    assert (out / "moves" / "part-00000.parquet").is_file()
     found = audit_summary(out)
     assert found["files"]["file"][0].endswith("every-violation.jsonl")
 
@@ -369,8 +369,8 @@ def test_the_writer_thread_writes_the_same_tables_as_the_replay_thread(corpus, t
     for folder, threaded in zip(folders, (True, False)):
         folder.mkdir()
         write_in_one_process(inputs, folder, Validator(), rows_per_group=50, threaded=threaded)
-    for name in ("matches", "rounds", "players", "moves", "violations"):
-        threaded_table = pl.read_parquet(folders[0] / f"{name}.parquet")
+    for name in ("matches", "rounds", "players", "moves", "violations", "deals"):
+        threaded_table = pl.read_parquet(folders[0] / f"{name}.parquet")  # (one process writes flat files)
         assert threaded_table.height > 0, name
         assert threaded_table.equals(pl.read_parquet(folders[1] / f"{name}.parquet")), name
 
@@ -421,7 +421,7 @@ def test_small_row_groups_write_the_same_tables(corpus, tmp_path: Path):
     big, small = _all_tables(tmp_path / "big"), _all_tables(tmp_path / "small")
     for name in big:
         assert big[name].equals(small[name]), name
-    assert pl.read_parquet(tmp_path / "small" / "moves.parquet").height > 7
+    assert pl.read_parquet(tmp_path / "small" / "moves" / "part-00000.parquet").height > 7
 
 
 def test_a_wide_table_is_split_to_fit_repeating_its_key_columns():
@@ -455,10 +455,10 @@ def test_tables_read_back_with_the_schemas_columns_and_types(corpus_stats, tmp_p
     out = tmp_path / "stats"
     write_tables([str(SAMPLES / "every-violation.jsonl")], out)
     for name, schema in SCHEMAS.items():
-        assert pq.read_schema(out / f"{name}.parquet").equals(schema), name
+        assert pq.read_schema(out / name / "part-00000.parquet").equals(schema), name
         assert corpus_stats[name].columns == schema.names, name
     assert corpus_stats["moves"].schema["player"] == pl.String
-    encodings = pq.ParquetFile(out / "moves.parquet").metadata.row_group(0)
+    encodings = pq.ParquetFile(out / "moves" / "part-00000.parquet").metadata.row_group(0)
     line = encodings.column(SCHEMAS["moves"].names.index("line"))
     assert "DELTA_BINARY_PACKED" in line.encodings
 
@@ -476,7 +476,7 @@ def test_a_round_of_over_65535_moves_keeps_its_plies(tmp_path: Path):
     log = tmp_path / "passes.jsonl"
     log.write_text("".join(json.dumps(line) + "\n" for line in lines))
     write_tables([str(log)], tmp_path / "stats")
-    moves = pl.read_parquet(tmp_path / "stats" / "moves.parquet")
+    moves = pl.read_parquet(tmp_path / "stats" / "moves" / "part-00000.parquet")
     assert moves.height == 70_000
     assert moves["ply"].to_list() == list(range(1, 70_001))
     assert moves["line"].to_list() == list(range(3, 70_003))
@@ -560,10 +560,10 @@ def test_nothing_read_leaves_the_old_tables_in_place(tmp_path: Path):
 def test_a_damaged_statistics_folder_is_named_not_a_traceback(tmp_path: Path):
     out = tmp_path / "stats"
     write_tables([str(SAMPLES / "tournament-2p.jsonl")], out)
-    (out / "matches.parquet").write_bytes(b"not parquet")
-    with pytest.raises(OutputError, match="matches.parquet"):
+    (out / "matches" / "part-00000.parquet").write_bytes(b"not parquet")
+    with pytest.raises(OutputError, match="matches/part-00000.parquet"):
         open_tables(out)
-    (out / "matches.parquet").unlink()
+    (out / "matches" / "part-00000.parquet").unlink()
     with pytest.raises(OutputError, match="lacks the matches table"):
         open_tables(out)
     result = runner.invoke(app, ["players", str(out)])
@@ -575,8 +575,8 @@ def test_jobs_are_no_more_than_the_inputs(tmp_path: Path, monkeypatch: pytest.Mo
 
     asked: list[int] = []
     real = parallel.write_in_parallel
-    monkeypatch.setattr(parallel, "write_in_parallel", lambda inputs, folder, jobs, *rest: asked.append(jobs) or real(
-        inputs, folder, jobs, *rest))
+    monkeypatch.setattr(parallel, "write_in_parallel", lambda inputs, folder, jobs, *rest, **named: asked.append(jobs)
+                        or real(inputs, folder, jobs, *rest, **named))
     paths = [str(SAMPLES / "tournament-2p.jsonl"), str(SAMPLES / "tournament-3p.jsonl")]
     write_tables(paths, tmp_path / "stats", jobs=1000)
     assert asked == ([2] if (os.cpu_count() or 1) >= 2 else [])

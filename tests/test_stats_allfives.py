@@ -187,7 +187,7 @@ def test_the_manifest_names_the_table_format_and_older_folders_are_refused(tmp_p
     out = tmp_path / "stats"
     write_tables([str(DRAW_LOG)], out)
     manifest = json.loads((out / MANIFEST).read_text())
-    assert manifest["table_format"] == TABLE_FORMAT == 4
+    assert manifest["table_format"] == TABLE_FORMAT == 5
     assert "left_end" in manifest["changes"]["3"]
     assert manifest["log_format"] == "1.2" and "target" in manifest["log_format_changes"]["1.2"]
     del manifest["table_format"]

@@ -99,7 +99,7 @@ def _audit(tmp_path: Path, *args: str, log: Path = FAULTY):
 def test_audit_exits_as_validate_does(tmp_path: Path):
     assert _audit(tmp_path).exit_code == 1
     assert _audit(tmp_path, "--exit-zero").exit_code == 0
-    assert (tmp_path / "stats" / "moves.parquet").is_file(), "the tables are written whatever the status"
+    assert (tmp_path / "stats" / "moves" / "part-00000.parquet").is_file(), "the tables are written whatever the status"
     assert _audit(tmp_path, log=CLEAN).exit_code == 0
     assert runner.invoke(app, ["audit", str(tmp_path / "typo.jsonl"), "--out", str(tmp_path / "s2"),
                                "--exit-zero"]).exit_code == 2
@@ -264,10 +264,10 @@ def test_sql_over_the_renamed_columns_works(stats: Path):
 
 def test_the_manifest_names_the_table_format_and_what_changed(stats: Path):
     manifest = json.loads((stats / MANIFEST).read_text(encoding="utf-8"))
-    assert manifest["table_format"] == TABLE_FORMAT == 4
+    assert manifest["table_format"] == TABLE_FORMAT == 5
     assert "left_end" in manifest["changes"]["3"] and "path" in manifest["changes"]["3"]
     assert "forfeit" in manifest["changes"]["4"] and "follows" in manifest["changes"]["4"]
-    assert pq.read_schema(stats / "moves.parquet").field("tile").type.value_type.bit_width == 8
+    assert pq.read_schema(stats / "moves" / "part-00000.parquet").field("tile").type.value_type.bit_width == 8
 
 
 # -- 9. per-seat results; error hints that work ----------------------------------------------------------------
@@ -304,7 +304,7 @@ def test_an_old_folder_suggests_a_command_that_works(tmp_path: Path):
 
 
 def test_a_table_file_given_for_the_folder_names_the_folder(stats: Path):
-    result = runner.invoke(app, ["query", str(stats / "moves.parquet"), "SELECT 1 AS x"])
+    result = runner.invoke(app, ["query", str(stats / "moves" / "part-00000.parquet"), "SELECT 1 AS x"])
     assert result.exit_code == 2
     assert "drawlog stats" not in result.output and "give the folder" in result.output
 

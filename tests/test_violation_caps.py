@@ -45,7 +45,7 @@ def json_report(*args: object) -> dict:
 def stats_rows(path: Path, out: Path) -> list[tuple[int | None, str, str]]:
     result = cli("stats", path, "--out", out, "-q")
     assert result.exit_code == 0, result.output
-    table = pl.read_parquet(out / "violations.parquet")
+    table = pl.read_parquet(out / "violations" / "part-00000.parquet")
     return list(zip(table["line"].to_list(), table["code"].to_list(), table["message"].to_list()))
 
 
@@ -95,12 +95,12 @@ def test_stats_and_audit_take_validates_caps_and_report_the_same(tmp_path: Path,
     rows = [(v["line"], v["code"], v["message"]) for v in document["violations"]]
     result = cli("audit", log, "--out", tmp_path / "audited", "-q", "--exit-zero", *caps)
     assert result.exit_code == 0, result.output
-    table = pl.read_parquet(tmp_path / "audited" / "violations.parquet")
+    table = pl.read_parquet(tmp_path / "audited" / "violations" / "part-00000.parquet")
     assert list(zip(table["line"].to_list(), table["code"].to_list(), table["message"].to_list())) == rows
     if where == "options":
         result = cli("stats", log, "--out", tmp_path / "stats", "-q", *caps)
         assert result.exit_code == 0, result.output
-        assert pl.read_parquet(tmp_path / "stats" / "violations.parquet").height == 25
+        assert pl.read_parquet(tmp_path / "stats" / "violations" / "part-00000.parquet").height == 25
 
 
 def test_the_count_per_line_starts_again_in_each_input(tmp_path: Path) -> None:

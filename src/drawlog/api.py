@@ -149,8 +149,8 @@ def _events_given(paths: Any) -> tuple[Iterable[Any] | None, Any]:
 
 def write_stats(paths: Paths, out: str | os.PathLike[str], *, partition_by: str | None = None, jobs: int = 1,
                 cluster: Any = None, select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
-                validator: Validator | None = None, on_file: Any = None) -> Summary:
-    """Validate the logs and write the five Parquet tables to ``out`` (a folder or a URL), replaced whole.
+                validator: Validator | None = None, on_file: Any = None, rebuild: bool = False) -> Summary:
+    """Validate the logs and write the six Parquet tables to ``out`` (a folder or a URL), replaced whole.
 
     ``jobs`` replays that many files at once in local processes; ``cluster``
     on a Dask cluster instead. Either way the tables are the same, row for
@@ -160,6 +160,8 @@ def write_stats(paths: Paths, out: str | os.PathLike[str], *, partition_by: str 
     ``validator`` gives the options (codes, caps, ``per-file-ignores``) and,
     in local runs, hears of the reading for a progress display; ``on_file``
     (cluster runs) is called with each file's index and summary as it is done.
+    A local ``out`` written before from the same inputs is updated: only new
+    or changed inputs are replayed (``rebuild``: all of them).
     """
     from .tables.dataset import write_tables
 
@@ -176,11 +178,13 @@ def write_stats(paths: Paths, out: str | os.PathLike[str], *, partition_by: str 
 
         return write_tables_at_url(names, target, partition_by=partition_by, validator=validator, jobs=jobs,
                                    codes=codes)
-    return write_tables(names, target, partition_by, validator=validator, jobs=jobs, codes=codes)
+    return write_tables(names, target, partition_by, validator=validator, jobs=jobs, codes=codes, rebuild=rebuild)
 
 
 def read_stats(out: str | os.PathLike[str]) -> dict[str, pl.LazyFrame]:
-    """The tables ``write_stats`` wrote, as polars LazyFrames by name (matches, rounds, players, moves, violations).
+    """The tables ``write_stats`` wrote, as polars LazyFrames by name.
+
+    They are matches, rounds, players, moves, violations and deals.
 
     Nothing is read until a query is collected, and then only what it needs:
     a filter on the ``--partition-by`` column skips the other folders' files,

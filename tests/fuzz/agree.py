@@ -75,7 +75,7 @@ def stats_rows(path: Path, out: Path) -> tuple[list[Row], Summary] | None:
         summary = write_tables([str(path)], out, rows_per_group=64)
     except NothingRead:
         return None
-    table = pq.read_table(out / "violations.parquet", columns=list(COMPARED))
+    table = pq.read_table(out / "violations" / "part-00000.parquet", columns=list(COMPARED))
     return [tuple(row[name] for name in COMPARED) for row in table.to_pylist()], summary
 
 
@@ -134,7 +134,7 @@ def check_cli(data: bytes) -> None:
             assert written.exit_code == 2, written.output
             return
         assert written.exit_code == 0, written.output
-        table = pq.read_table(out / "violations.parquet", columns=list(COMPARED)).to_pylist()
+        table = pq.read_table(out / "violations" / "part-00000.parquet", columns=list(COMPARED)).to_pylist()
         assert [tuple(row[name] for name in COMPARED) for row in table] == \
             [tuple(violation[name] for name in COMPARED) for violation in report["violations"]]
         manifest = json.loads((out / "_drawlog.json").read_text(encoding="utf-8"))
@@ -158,7 +158,7 @@ def check_files(logs: list[bytes], jobs: int = 2, cli: bool = True) -> None:
             except NothingRead:
                 assert summary.files == 0, (processes, found)
                 continue
-            table = pq.read_table(Path(folder) / f"stats{processes}" / "violations.parquet", columns=list(COMPARED))
+            table = pq.read_table(Path(folder) / f"stats{processes}" / "violations" / "part-00000.parquet", columns=list(COMPARED))
             assert [tuple(row[name] for name in COMPARED) for row in table.to_pylist()] == expected, processes
             assert msgspec.structs.asdict(stats_summary) == msgspec.structs.asdict(summary), processes
         if cli:

@@ -69,6 +69,10 @@ OutFolder = Annotated[str, typer.Option("--out", "-o", metavar="DIR", help="Fold
                                                                            "whole).")]
 
 
+#: ``--rebuild`` of ``stats`` and ``audit``.
+RebuildOption = Annotated[bool, typer.Option("--rebuild", help="Replay every input, even those the folder's tables "
+                                                               "already hold unchanged.")]
+
 #: ``--variant`` of ``players`` and ``ratings``: without it every variant has rows of its own.
 VariantOption = Annotated[Optional[Variant], typer.Option(
     "--variant", help="Only this game (draw, all-fives); default: each variant on its own rows, never mixed.")]
@@ -79,7 +83,8 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
                  cluster: Optional[str] = None,
                  ignored_in: Optional[Callable[[str], frozenset[str]]] = None, *,
                  max_per_match: int = MAX_PER_MATCH, max_per_line: int = MAX_PER_LINE,
-                 max_open_matches: int = MAX_OPEN_MATCHES, nothing_read: str | None = None) -> Summary:
+                 max_open_matches: int = MAX_OPEN_MATCHES, nothing_read: str | None = None,
+                 rebuild: bool = False) -> Summary:
     """Validate and write the tables; exit 2 when the folder or the key is refused, or nothing could be read.
 
     ``nothing_read``: what to say when nothing could be read, instead of naming
@@ -142,7 +147,7 @@ def _write_stats(paths: list[str], out: str, partition_by: str | None, progress_
         validator.on_block = advance if not progress.disable else None  # --jobs: workers report only to a bar
         try:
             summary = write_stats(paths, out, partition_by=partition_by, validator=validator, jobs=jobs,
-                                  cluster=cluster, on_file=file_done)
+                                  cluster=cluster, on_file=file_done, rebuild=rebuild)
         except ClusterError as error:
             raise typer.BadParameter(shown(str(error)), param_hint="--cluster") from None
         except NothingRead as error:
@@ -218,8 +223,12 @@ def stats(
     max_per_match: MaxPerMatchOption = None,
     max_per_line: MaxPerLineOption = None,
     max_open_matches: MaxOpenMatchesOption = MAX_OPEN_MATCHES,
+    rebuild: RebuildOption = False,
 ) -> None:
-    """Replay the logs and write matches, rounds, players, moves and violations as Parquet tables."""
+    """Replay the logs and write matches, rounds, players, moves, violations and deals as Parquet tables.
+
+    Run again on the same --out, only the inputs new or changed since are replayed (and those after them).
+    """
     from rich.console import Console
     from rich.text import Text
 
@@ -228,8 +237,27 @@ def stats(
 
     summary = _write_stats(paths, out, partition_by, "stats", quiet, jobs, cluster=cluster,
                            max_per_match=max_per_match or MAX_PER_MATCH, max_per_line=max_per_line or MAX_PER_LINE,
-                           max_open_matches=max_open_matches)
-    Console(stderr=True).print(Text(f"wrote {shown(out)}: {summary_line(summary)}"), soft_wrap=True)
+                           max_open_matches=max_open_matches, rebuild=rebuild)
+    console = Console(stderr=True)
+    console.print(Text(f"wrote {shown(out)}: {summary_line(summary)}"), soft_wrap=True)
+    inputs_line = _inputs_line(out)
+    if inputs_line:
+        console.print(Text(inputs_line), soft_wrap=True)
+
+
+def _inputs_line(out: str) -> str | None:
+    """What the run reused, replayed and dropped of the folder's inputs (None when the manifest does not say)."""
+    from ..tables.storage import read_manifest
+
+    counts = read_manifest(out).get("incremental")
+    if not isinstance(counts, dict):
+        return None
+    line = f"inputs: {counts.get('reused', 0):,} reused, {counts.get('replayed', 0):,} replayed, " \
+           f"{counts.get('dropped', 0):,} dropped"
+    why = counts.get("why_all")
+    if why and counts.get("replayed"):
+        line += f" (all replayed: {why})"
+    return line
 
 
 @app.command()
@@ -256,6 +284,7 @@ def audit(
     max_per_match: MaxPerMatchOption = None,
     max_per_line: MaxPerLineOption = None,
     max_open_matches: MaxOpenMatchesOption = MAX_OPEN_MATCHES,
+    rebuild: RebuildOption = False,
 ) -> None:
     """The main job, in one pass: validate, write the tables, and print what was found.
 
@@ -283,7 +312,10 @@ def audit(
                            settings.ignored_in if settings.per_file_ignores else None,
                            max_per_match=max_per_match or settings.max_per_match or MAX_PER_MATCH,
                            max_per_line=max_per_line or settings.max_per_line or MAX_PER_LINE,
-                           max_open_matches=max_open_matches)
+                           max_open_matches=max_open_matches, rebuild=rebuild)
+    inputs_line = _inputs_line(out)
+    if inputs_line and not quiet:
+        typer.echo(inputs_line, err=True)
     console = make_console(sys.stdout)  # a pipe or a file: as wide as the tables, so no file name is cut
     share = summary.valid_matches / summary.matches if summary.matches else 0.0
     console.print(Text(f"{quantity(summary.matches, 'match', 'matches')} read, {summary.valid_matches:,} valid "

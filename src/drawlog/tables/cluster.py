@@ -14,7 +14,7 @@ started inserted where one process reports it, F004 worded ``which has ended``,
 that match one error more; a file is replayed again (knowing the ids started
 before) only where that F005 would crowd ``--max-per-match`` or ``--max-per-line``.
 
-``stats`` and ``audit``: each task writes its file's five tables as Parquet
+``stats`` and ``audit``: each task writes its file's six tables as Parquet
 files, committed under names in input order (``TABLE/part-INDEX.parquet``):
 reading the folder gives the rows file by file in input order, each file's rows
 in its own order, the same rows in the same order as a local run, whatever the

@@ -16,10 +16,11 @@ import dataclasses
 import re
 import shutil
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -38,10 +39,13 @@ from ..check.replay import ENDED, NOT_STARTED
 from ..check.validator import Validator
 from ..check.violations import Summary, Violation
 from ..errors import InputError
-from ..log.reader import Source
+from ..log.reader import Source, printable
 from .sinks import MOVE_PARQUET, ROWS_PER_GROUP, WriterThread, open_writer
 from .stats import ENDED_KEPT, SCHEMAS, WRITE_SCHEMAS, StatsRecorder
-from .writing import write_in_one_process
+from .writing import InputTracker, write_in_one_process
+
+#: Each input's share of a part's summary, in the part's folder (msgpack).
+SHARES = "_shares.msgpack"
 
 _KEY_COLUMNS = ("tournament", "table_name", "variant")
 
@@ -76,8 +80,10 @@ def stats_part(part: Part, parquet: bool = False, ended: list[tuple[str, str | N
             misses.append((count, match, ended.rows + len(ended.pending)))
         count += 1
 
-    summary, rows = write_in_one_process(_announced(part, progress), Path(part.folder), validator,
+    tracker = InputTracker(validator, starts=False)
+    summary, rows = write_in_one_process(tracker.inputs(_announced(part, progress)), Path(part.folder), validator,
                                           arrow=not parquet, threaded=False, watch=watch, ended=ended)
+    Path(part.folder, SHARES).write_bytes(msgspec.msgpack.encode(tracker.summaries))
     return PartResult(summary, notes.starts(), rows=rows, misses=misses)
 
 
@@ -90,12 +96,19 @@ def _announced(part: Part, progress: ProgressSender) -> Iterator[Source | InputE
 
 
 def write_in_parallel(inputs: list[Source | InputError], folder: Path, jobs: int, validator: Validator,
-                      rows_per_group: int = ROWS_PER_GROUP) -> tuple[Summary, dict[str, int]] | None:
+                      rows_per_group: int = ROWS_PER_GROUP, seen: dict[str, tuple[str, int]] | None = None,
+                      ended_keys: list[tuple[str, str | None, str | None, str]] | None = None,
+                      on_input: Callable[[Summary, dict[str, int]], None] | None = None,
+                      ) -> tuple[Summary, dict[str, int]] | None:
     """Write the tables of ``inputs`` into ``folder`` with ``jobs`` processes (None: one part, use one process).
 
     ``validator`` gives the options, and hears of the workers' reading as if
     it read itself (its ``on_block`` the bytes, its ``summary.matches`` the
-    matches started), for progress displays.
+    matches started), for progress displays. ``seen`` and ``ended_keys``: the
+    match ids inputs read before started, and the matches they lately ended
+    (the run goes on from them). ``on_input`` is called for each input, in
+    order, with its share of the summary and the match ids it started first
+    (``{id: line}``).
     """
     parts = plan_parts(inputs, jobs)
     if len(parts) < 2:
@@ -115,6 +128,8 @@ def write_in_parallel(inputs: list[Source | InputError], folder: Path, jobs: int
 
     summary = Summary()
     cross, ended = CrossFile(), EndedKeys()
+    cross.first.update(seen or {})
+    ended.take(ended_keys or [])
     try:
         with worker_pool(min(jobs, len(tasks)), progress=listening is not None) as pool:
             background = WriterThread()  # once the workers are forked: a fork copies only the thread that forks
@@ -131,6 +146,8 @@ def write_in_parallel(inputs: list[Source | InputError], folder: Path, jobs: int
                     tables["violations"] = _corrected(tables["violations"], tables["matches"], result, fix, cross,
                                                       ended)
                     ended.add(tables["matches"])
+                    if on_input is not None:
+                        _each_input(task, result, fix, cross, on_input)
                     cross.add(result)
                     for name, table in tables.items():
                         groups[name].add(table)
@@ -148,6 +165,21 @@ def write_in_parallel(inputs: list[Source | InputError], folder: Path, jobs: int
         for task in tasks:  # what a failure left
             shutil.rmtree(task.folder, ignore_errors=True)
     return summary, {name: group.rows for name, group in groups.items()}
+
+
+def _each_input(task: Part, result: PartResult, fix: PartFix, cross: CrossFile,
+                on_input: Callable[[Summary, dict[str, int]], None]) -> None:
+    """Tell ``on_input`` of each input of a joined part: its share of the summary (fixed) and the ids it started first."""
+    shares = msgspec.msgpack.decode(Path(task.folder, SHARES).read_bytes(), type=list[Summary])
+    for item, share in zip(task.inputs, shares):
+        name = printable(item.name if isinstance(item, Source) else item.path)
+        fix_summary(share, PartFix(inserted=[(at, found) for at, found in fix.inserted if found.file == name],
+                                   invalid=[start for start in fix.invalid if start.file == name]))
+        first: dict[str, int] = {}
+        for start in result.starts:
+            if start.file == name and start.match not in cross.first:
+                first.setdefault(start.match, start.line)
+        on_input(share, first)
 
 
 def _fixed(task: Part, result: PartResult, cross: CrossFile) -> tuple[PartResult, PartFix]:

@@ -77,8 +77,13 @@ def _values(source: Any, key: str) -> set[str | None]:
     return found
 
 
-def write_partitioned(flat: Path, staging: Path, key: str) -> None:
-    """Write each table of the folder ``flat`` into ``staging/TABLE/KEY=NAME/part-N.parquet``, the key column kept."""
+def write_partitioned(flat: Path, staging: Path, key: str, generation: int | None = None) -> None:
+    """Write each table of the folder ``flat`` into ``staging/TABLE/KEY=NAME/part-GGGGG-N.parquet``, the key kept.
+
+    ``generation`` (GGGGG) tells apart the files of successive runs (see :mod:`~drawlog.tables.incremental`);
+    without it the files are ``part-N.parquet`` (a cluster's worker renames them).
+    """
+    stem = f"part-{generation:05d}-" if generation is not None else "part-"
     import pyarrow as pa
     import pyarrow.dataset as ds
     import pyarrow.parquet as pq
@@ -94,14 +99,15 @@ def write_partitioned(flat: Path, staging: Path, key: str) -> None:
     partitioning = ds.DirectoryPartitioning(pa.schema([(_FOLDER, pa.string())]), segment_encoding="none")
     for name, source in sources.items():
         if source.count_rows() == 0:  # no partition folder would be written: keep an empty, typed file
-            (staging / name).mkdir()
-            pq.write_table(source.to_table(), staging / name / "part-0.parquet")
+            (staging / name).mkdir(exist_ok=True)
+            pq.write_table(source.to_table(), staging / name / f"{stem}0.parquet")
             continue
         schema = source.schema.append(pa.field(_FOLDER, pa.string()))
         ds.write_dataset(pa.RecordBatchReader.from_batches(schema, _with_folders(source, key, schema, value_set,
                                                                                   folders)),
                          staging / name, format="parquet", partitioning=partitioning,
-                         existing_data_behavior="error", basename_template="part-{i}.parquet",
+                         existing_data_behavior="overwrite_or_ignore",
+                         basename_template=stem + "{i}.parquet",
                          max_partitions=len(ordered) + 1, max_open_files=open_files_allowed(),
                          preserve_order=True)
 

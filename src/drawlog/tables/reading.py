@@ -18,7 +18,7 @@ from .stats import TABLES
 
 
 #: The version of the tables' columns, ``table_format`` in the manifest (a manifest without it is 1).
-TABLE_FORMAT = 4
+TABLE_FORMAT = 5
 
 
 def _table_format(manifest: Path) -> int:
@@ -71,7 +71,7 @@ def table_sources(folder: Path) -> Iterator[tuple[str, Path, bool]]:
         single = folder / f"{name}.parquet"
         if single.is_file():
             yield name, single, False
-        elif (folder / name).is_dir():
+        elif (folder / name).is_dir() and any((folder / name).rglob("*.parquet")):
             yield name, folder / name, True
 
 

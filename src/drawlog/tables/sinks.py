@@ -192,6 +192,30 @@ class TableSink:
         self._writer.close()
 
 
+class DealSink(TableSink):
+    """The deals table: its ``tiles`` are given as tile ids and become ``[low, high]`` pairs a row group at a time."""
+
+    def flush(self) -> None:
+        """Write the pending rows as one row group (the tiles column built with Arrow compute, not per tile)."""
+        rows = self.pending
+        if not rows:
+            return
+        columns = list(zip(*rows))
+        arrays = []
+        for column, field in zip(columns, self.schema):
+            if field.name == "tiles":
+                ids = pa.array(column, pa.list_(pa.int8()))
+                pairs = pc.take(_TILE_HALVES, ids.flatten())
+                arrays.append(pa.ListArray.from_arrays(ids.offsets, pairs, type=field.type))
+            else:
+                arrays.append(pa.array(column, type=field.type))
+        table = pa.Table.from_arrays(arrays, schema=self.schema)
+        self._submit(lambda: self._writer.write(table))
+        self.rows += len(rows)
+        self.pending = []
+        self.pending_bytes = 0
+
+
 def _text_values(values: Sequence[Any]) -> Any:
     """A small array of strings (None for null), dictionary-encoded: taking from it makes a ``TEXT`` column."""
     return pa.array(values, pa.string()).dictionary_encode()

@@ -37,6 +37,9 @@ from ..errors import Fault
 from ..log.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart, timestamp
 from ..log.reader import STDIN
 from ..log.remote import is_url
+from .meta import bots_of
+from .meta import text as _text
+from .shuffle import NO_CHECK, DealCheck, check_deal
 from .sinks import (
     DOWN_END,
     DRAW_CODE,
@@ -75,6 +78,7 @@ SCHEMAS: dict[str, pa.Schema] = {
         ("claimed_winner", pa.string()), ("claimed_scores", pa.list_(pa.int64())),
         ("first_line", pa.int64()), ("last_line", pa.int64()),
         ("forfeit", pa.string()), ("forfeit_reason", pa.string()),
+        ("meta", pa.string()), ("bots", pa.list_(pa.string())), ("bot_versions", pa.list_(pa.string())),
     ]),
     "rounds": pa.schema([
         ("match", pa.string()), ("round", pa.int32()), *_KEYS, ("variant", pa.string()),
@@ -83,6 +87,8 @@ SCHEMAS: dict[str, pa.Schema] = {
         ("voluntary_draws", pa.int32()), ("opening_tile", TILE), ("opened_with_double", pa.bool_()),
         ("spinner", TILE), ("claimed_reason", pa.string()), ("claimed_winner", pa.string()),
         ("has_round_end", pa.bool_()), ("line", pa.int64()),
+        ("shuffle_doubles", pa.int32()), ("shuffle_doubles_expected", pa.float64()),
+        ("shuffle_doubles_p", pa.float64()), ("shuffle_suits_chi2", pa.float64()), ("shuffle_suits_p", pa.float64()),
     ]),
     "players": pa.schema([
         ("match", pa.string()), ("round", pa.int32()), ("player", pa.string()), ("seat", pa.int8()), *_KEYS,
@@ -105,6 +111,11 @@ SCHEMAS: dict[str, pa.Schema] = {
         ("message", pa.string()), ("tournament", pa.string()), ("table_name", pa.string()), ("variant", pa.string()),
         ("follows", pa.int64()),  # the root's line, for a follow-on (null for a root)
     ]),
+    "deals": pa.schema([
+        ("match", pa.string()), ("round", pa.int32()), ("part", pa.string()), ("player", pa.string()),
+        ("seat", pa.int8()), ("tiles", pa.list_(TILE)), ("doubles", pa.int8()), ("line", pa.int64()), *_KEYS,
+        ("variant", pa.string()),
+    ]),
 }
 TABLES = tuple(SCHEMAS)
 
@@ -125,7 +136,7 @@ class _MatchNotes:
     """What the recorder keeps of an open match: its keys and the round in play."""
 
     __slots__ = ("tournament", "table_name", "file", "path", "variant", "started_at", "player_names", "first_line",
-                 "round", "text_bytes")
+                 "round", "text_bytes", "meta", "bots", "bot_versions")
 
     def __init__(self, event: MatchStart, file: str, path: str | None, line: int, replayed: bool = False) -> None:
         meta = event.meta or {}
@@ -139,6 +150,9 @@ class _MatchNotes:
         self.player_names: list[str] | None = list(event.players) if not replayed else None
         self.first_line = line
         self.round: _RoundNotes | None = None
+        #: ``meta`` whole, as JSON (None when the log has none), and the bots it names per seat.
+        self.meta = msgspec.json.encode(event.meta).decode() if event.meta is not None else None
+        self.bots, self.bot_versions = bots_of(meta, event.players)
         #: About the bytes of text the match's keys (tournament, table) put on each of its rows and hold while kept.
         self.text_bytes = 64 + len(self.tournament or "") + len(self.table_name or "")
 
@@ -146,7 +160,8 @@ class _MatchNotes:
 class _RoundNotes:
     """Per-seat counts of the round in play (plays, draws, voluntary draws, passes) and its moves' context."""
 
-    __slots__ = ("plays", "draws", "voluntary", "passes", "opening", "ply", "line", "values", "context", "fives")
+    __slots__ = ("plays", "draws", "voluntary", "passes", "opening", "ply", "line", "values", "context", "fives",
+                 "check")
 
     def __init__(self, players: int, line: int, values: tuple[Any, ...] = (), fives: bool = False) -> None:
         #: (match, round, tournament, table_name, file, names, variant, path): what the round's moves share.
@@ -161,15 +176,18 @@ class _RoundNotes:
         self.opening = -1  # the tile that opened the line, once one did
         self.ply = 0
         self.line = line
+        #: What the deal says of the shuffle (:mod:`drawlog.tables.shuffle`).
+        self.check = NO_CHECK
 
 
 class StatsRecorder(Observer):
-    """Builds the five tables from a replay (set it as ``validator.replay.observer``)."""
+    """Builds the six tables from a replay (set it as ``validator.replay.observer``)."""
 
     def __init__(self, sinks: dict[str, Any], current_file: Callable[[], str]) -> None:
         self.sinks: dict[str, Any] = sinks
         self._moves: MoveSink = sinks["moves"]
         self._rounds: TableSink = sinks["rounds"]
+        self._deals: TableSink = sinks["deals"]
         self._players: TableSink = sinks["players"]
         self._current_file = current_file  # the name of the input being read
         self._matches: dict[str, _MatchNotes] = {}
@@ -202,6 +220,7 @@ class StatsRecorder(Observer):
         tally = _RoundNotes(len(state.names), line, values, isinstance(state, FivesRound))
         tally.context = self._moves.context(values)
         notes.round = tally
+        tally.check = self._deal(table.id, state.number, state.names, event, line, notes)
 
     def moved(self, table: Table, state: Round, seat: int, event: Draw | Play | Pass, line: int,
               could_play: bool, faults: tuple[Fault, ...]) -> None:
@@ -267,6 +286,7 @@ class StatsRecorder(Observer):
         winner_seat = score.winner
         opening = tally.opening
         variant = notes.variant
+        check = tally.check
         spinner = state.tableau.spinner if isinstance(state, FivesRound) else -1
         self._rounds.add((
             match_id, number, tournament, table_name, file, path, variant, names[state.opener], state.reason,
@@ -276,6 +296,7 @@ class StatsRecorder(Observer):
             HALVES[opening] if opening >= 0 else None, is_double(opening) if opening >= 0 else None,
             HALVES[spinner] if spinner >= 0 else None, claim.reason if claim is not None else None,
             claim.winner if claim is not None else None, claim is not None, tally.line,
+            check.doubles, check.expected, check.doubles_p, check.suits_chi2, check.suits_p,
         ), notes.text_bytes)
         claimed = claim.points if claim is not None else None
         players = self._players
@@ -310,7 +331,26 @@ class StatsRecorder(Observer):
             match is not None, notes.variant, notes.started_at, list(match.scores) if match else None,
             claim.winner if claim else None, [claim.scores.get(name, 0) for name in names] if claim else None,
             notes.first_line, line, forfeit.player if forfeit else None, forfeit.reason if forfeit else None,
-        ), notes.text_bytes + len(table.id) + sum(len(name) for name in names))
+            notes.meta, notes.bots, notes.bot_versions,
+        ), notes.text_bytes + len(table.id) + sum(len(name) for name in names) + len(notes.meta or ""))
+
+    def _deal(self, match_id: str, number: int, names: list[str] | tuple[str, ...], event: RoundStart, line: int,
+              notes: _MatchNotes) -> DealCheck:
+        """Write the deal's rows (each hand, then the stock when logged); what it says of the shuffle."""
+        hands = event.hands
+        seated = [(seat, name, [tile_id(tile) for tile in hands[name]]) for seat, name in enumerate(names)
+                  if name in hands]
+        check = check_deal([tiles for _, _, tiles in seated], match_id, number)
+        keys = (notes.tournament, notes.table_name, notes.file, notes.path, notes.variant)
+        deals = self._deals
+        for (seat, name, tiles), doubles in zip(seated, check.per_hand):  # (tiles as ids: see DealSink)
+            deals.add((match_id, number, "hand", name, seat, tiles, doubles, line, *keys),
+                      notes.text_bytes + len(name))
+        if event.stock is not None:
+            stock = [tile_id(tile) for tile in event.stock]
+            deals.add((match_id, number, "stock", None, None, stock, sum(is_double(tile) for tile in stock), line,
+                       *keys), notes.text_bytes)
+        return check
 
     def _keep_ended(self, match_id: str, notes: _MatchNotes) -> None:
         """Keep the notes of a match just ended (an id ended again is the latest); the oldest go past the limits."""
@@ -360,13 +400,6 @@ def _note_fives(moves: MoveSink, state: FivesRound, placed: bool, claimed: int |
     up, down = (tableau.up, tableau.down) if tableau.arms_open else (None, None)
     if points or claimed is not None or up is not None:
         moves.add_extras(points, claimed, NO_PIP if up is None else up, NO_PIP if down is None else down)
-
-
-def _text(value: object) -> str | None:
-    """A ``meta`` value as the tables keep it: a string as it is, anything else as its JSON (``true``, not ``True``)."""
-    if value is None or isinstance(value, str):
-        return value
-    return msgspec.json.encode(value).decode()
 
 
 def _timestamp(value: datetime | str | None) -> datetime | None:

@@ -1,4 +1,4 @@
-"""Replaying logs into the five tables in one process: what :func:`~drawlog.tables.dataset.write_tables` does
+"""Replaying logs into the six tables in one process: what :func:`~drawlog.tables.dataset.write_tables` does
 alone, and what each worker of :mod:`~drawlog.tables.parallel` does with its part.
 
 Below both (they shared it in a circle before).
@@ -11,12 +11,15 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+
+import msgspec
 
 from ..check.validator import Validator
 from ..check.violations import Summary, Violation
 from ..errors import InputError
 from ..log.sources import Source
-from .sinks import ROWS_PER_GROUP, MoveSink, TableSink, WriterThread
+from .sinks import ROWS_PER_GROUP, DealSink, MoveSink, TableSink, WriterThread
 from .stats import SCHEMAS, StatsRecorder
 
 
@@ -34,8 +37,9 @@ def write_in_one_process(inputs: Iterable[Source | InputError], folder: Path, va
     with _system_memory_pool(), _rarer_collections():
         suffix = "arrow" if arrow else "parquet"
         background = WriterThread() if threaded else None
-        sinks = {name: (MoveSink if name == "moves" else TableSink)(folder / f"{name}.{suffix}", schema,
-                                                                    rows_per_group, arrow, background)
+        kinds: dict[str, Any] = {"moves": MoveSink, "deals": DealSink}
+        sinks = {name: kinds.get(name, TableSink)(folder / f"{name}.{suffix}", schema, rows_per_group, arrow,
+                                                  background)
                  for name, schema in SCHEMAS.items()}
         recorder = StatsRecorder(sinks, lambda: validator.reporter.file)
         if ended:
@@ -97,3 +101,37 @@ def _rarer_collections(young: int = 50_000) -> Iterator[None]:
         yield
     finally:
         gc.set_threshold(*threshold)
+
+
+class InputTracker:
+    """Notes, input by input, each one's share of the summary and the match ids it started first."""
+
+    def __init__(self, validator: Any, starts: bool = True) -> None:
+        self.validator = validator
+        self.summaries: list[Summary] = []
+        self.starts: list[dict[str, int]] = []
+        self._before = msgspec.structs.replace(validator.summary, decompression=list(validator.summary.decompression))
+        self._current: dict[str, int] = {}
+        if starts:  # (a part's worker has its own notes of them: see StartNotes)
+            validator.replay.on_first_start = self._started
+
+    def _started(self, table: Any) -> None:
+        self._current.setdefault(table.id, table.last_line)
+
+    def inputs(self, items: Iterable[Source | InputError]) -> Iterator[Source | InputError]:
+        """``items``, noting each one's share as the next is asked for."""
+        for item in items:
+            yield item
+            self.done()
+
+    def done(self) -> None:
+        """The input being read is done: note its share."""
+        now = self.validator.summary
+        share = Summary()
+        for name in Summary.__struct_fields__:
+            value, before = getattr(now, name), getattr(self._before, name)
+            setattr(share, name, value[len(before):] if isinstance(value, list) else value - before)
+        self.summaries.append(share)
+        self.starts.append(self._current)
+        self._current = {}
+        self._before = msgspec.structs.replace(now, decompression=list(now.decompression))

@@ -1,0 +1,149 @@
+"""Checks of the shuffle an auditor can run: per deal, how doubles and suits fell, and how likely that is.
+
+Under a fair shuffle every deal of the 28 tiles is equally likely. For each
+logged deal (``round_start.hands``) the tables keep:
+
+- ``shuffle_doubles``: the doubles dealt into the hands (all hands together),
+  and ``shuffle_doubles_expected``, the hypergeometric mean (tiles dealt x 7/28);
+  ``deals.doubles`` has them per hand;
+- ``shuffle_doubles_p``: the p-value of how the 7 doubles spread over the hands
+  and the undealt tiles (a chi-square statistic, Σ (count − expected)² / expected);
+- ``shuffle_suits_chi2`` and ``shuffle_suits_p``: the same for the suits, each
+  hand's (and the undealt tiles') count of halves of each value 0–6 against
+  its expected 2/7 of the halves (a double counts twice for its suit).
+
+The statistics' distributions under a fair shuffle are simulated once per
+shape of deal (the hand sizes) with a fixed seed (:data:`NULL_DEALS` deals), so
+the p-values are the same on every run and machine. Ties with the simulated
+values are broken by a number in [0, 1) derived from the match id and round:
+the p-value is then uniform on [0, 1] under a fair shuffle (a randomised
+Monte Carlo test), however discrete the statistic. One p-value says little;
+over many rounds their distribution should be flat, and a dealer who favours
+doubles or keeps suits together shows as a pile-up near 0 (README: *Checking
+the shuffle*).
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import random
+from functools import lru_cache
+from typing import Final
+
+from ..engine.tiles import TILE_COUNT, TILES
+
+#: How many fair deals are simulated per shape of deal to know the statistics' distributions.
+NULL_DEALS: Final = 4000
+_DOUBLES: Final = sum(1 for low, high in TILES if low == high)
+#: Statistics are rounded so that equal counts give equal values whatever the order of the sums.
+_DIGITS: Final = 9
+
+
+_LOW: Final = tuple(low for low, _ in TILES)
+_HIGH: Final = tuple(high for _, high in TILES)
+_IS_DOUBLE: Final = tuple(int(low == high) for low, high in TILES)
+
+
+def _statistics(groups: list[list[int]]) -> tuple[float, float]:
+    """(doubles chi-square, suits chi-square) of tile ids split into ``groups`` (the hands, then the rest).
+
+    Per group of ``n`` tiles: (doubles - n/4)² / (n/4), and Σ over the values of
+    (halves - 2n/7)² / (2n/7), which is (Σ halves² - 4n²/7) / (2n/7).
+    """
+    doubles_stat = 0.0
+    suits_stat = 0.0
+    low_of, high_of, double_of = _LOW, _HIGH, _IS_DOUBLE
+    for group in groups:
+        size = len(group)
+        if not size:
+            continue
+        suits = [0, 0, 0, 0, 0, 0, 0]
+        doubles = 0
+        for tile in group:
+            suits[low_of[tile]] += 1
+            suits[high_of[tile]] += 1
+            doubles += double_of[tile]
+        expected = size * _DOUBLES / TILE_COUNT
+        doubles_stat += (doubles - expected) ** 2 / expected
+        per_suit = size * 2 / 7
+        suits_stat += (sum(count * count for count in suits) - 7 * per_suit * per_suit) / per_suit
+    return round(doubles_stat, _DIGITS), round(suits_stat, _DIGITS)
+
+
+def _split(order: list[int], sizes: tuple[int, ...]) -> list[list[int]]:
+    groups, start = [], 0
+    for size in sizes:
+        groups.append(order[start:start + size])
+        start += size
+    groups.append(order[start:])
+    return groups
+
+
+@lru_cache(maxsize=64)
+def null_statistics(sizes: tuple[int, ...]) -> tuple[list[float], list[float]]:
+    """The sorted doubles and suits statistics of :data:`NULL_DEALS` fair deals of hands of ``sizes``."""
+    rng = random.Random(f"drawlog-shuffle-{sizes}")
+    tiles = list(range(TILE_COUNT))
+    doubles, suits = [], []
+    for _ in range(NULL_DEALS):
+        rng.shuffle(tiles)
+        found = _statistics(_split(tiles, sizes))
+        doubles.append(found[0])
+        suits.append(found[1])
+    doubles.sort()
+    suits.sort()
+    return doubles, suits
+
+
+def tie_breaker(match: str, round_number: int) -> float:
+    """A number in [0, 1) fixed by the match id and round (the same on every run)."""
+    digest = hashlib.blake2b(f"{match}\x00{round_number}".encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    return int.from_bytes(digest, "big") / 2.0 ** 64
+
+
+def p_value(observed: float, null: list[float], tie: float) -> float:
+    """The randomised Monte Carlo p-value of ``observed`` (large is extreme) against sorted ``null`` values."""
+    below = bisect.bisect_left(null, observed)
+    not_above = bisect.bisect_right(null, observed)
+    greater, equal = len(null) - not_above, not_above - below
+    return (greater + tie * (equal + 1)) / (len(null) + 1)
+
+
+class DealCheck:
+    """What one deal says of the shuffle (see the module); ``valid`` is False when the deal is not a deal."""
+
+    __slots__ = ("doubles", "doubles_p", "expected", "per_hand", "suits_chi2", "suits_p")
+
+    def __init__(self, doubles: int | None = None, expected: float | None = None, doubles_p: float | None = None,
+                 suits_chi2: float | None = None, suits_p: float | None = None,
+                 per_hand: list[int] | None = None) -> None:
+        self.doubles = doubles
+        self.expected = expected
+        self.doubles_p = doubles_p
+        self.suits_chi2 = suits_chi2
+        self.suits_p = suits_p
+        #: The doubles of each hand, in the order given.
+        self.per_hand = per_hand or []
+
+
+NO_CHECK: Final = DealCheck()
+
+
+def check_deal(hands: list[list[int]], match: str, round_number: int) -> DealCheck:
+    """The shuffle check of a deal of ``hands`` (tile ids; each hand's doubles even when the deal is not valid).
+
+    A deal that repeats a tile, or deals no tile, gets only its per-hand counts.
+    """
+    double_of = _IS_DOUBLE
+    per_hand = [sum([double_of[tile] for tile in hand]) for hand in hands]
+    dealt = [tile for hand in hands for tile in hand]
+    taken = set(dealt)
+    if not dealt or len(taken) != len(dealt):
+        return DealCheck(per_hand=per_hand)
+    groups = [*hands, [tile for tile in range(TILE_COUNT) if tile not in taken]]
+    doubles_stat, suits_stat = _statistics(groups)
+    null_doubles, null_suits = null_statistics(tuple(len(hand) for hand in hands))
+    tie = tie_breaker(match, round_number)
+    return DealCheck(sum(per_hand), len(dealt) * _DOUBLES / TILE_COUNT, p_value(doubles_stat, null_doubles, tie),
+                     suits_stat, p_value(suits_stat, null_suits, tie), per_hand)
