@@ -54,8 +54,13 @@ def _warn(error: BaseException) -> None:
     print(f"drawlog: the compiled engine was not built ({error}); using pure Python", file=sys.stderr)
 
 
+#: The setup.py commands that build the extensions. pip also runs setup.py for the metadata (``egg_info``,
+#: ``dist_info``): there mypycify's type check and code generation (about 20 s) would be wasted, twice per install.
+_BUILDING = {"build", "build_ext", "bdist_wheel", "editable_wheel", "install", "develop", "bdist", "bdist_egg"}
+
+
 def _extensions() -> list:
-    if os.environ.get("DRAWLOG_PURE_PYTHON") == "1":
+    if os.environ.get("DRAWLOG_PURE_PYTHON") == "1" or not _BUILDING & set(sys.argv[1:]):
         return []
     try:
         from mypyc.build import mypycify
