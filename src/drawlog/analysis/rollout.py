@@ -392,7 +392,8 @@ class Rollout:
                     best_points, best_weight, best_tile = points, weight, tile
                     chosen_end = _FIVES_ENDS[end_index]
                     ties = None
-                elif points == best_points and weight == best_weight and tile == best_tile:
+                elif points == best_points and weight == best_weight and tile == best_tile \
+                        and not _mirrored(tableau, chosen_end, end_index):
                     if ties is None:
                         ties = []
                     ties.append(_FIVES_ENDS[end_index])
@@ -429,6 +430,17 @@ def count_after(tableau: Tableau, tile: int, end: str) -> int:
     if end != DOWN and tableau.down_length and down is not None:
         total += down << 1 if tableau.down_double else down
     return total + part
+
+
+def _mirrored(tableau: Tableau, end: str, other: int) -> bool:
+    """Whether a tile on ``end`` and on ``_FIVES_ENDS[other]`` leave mirror images: both sides (or arms) alike."""
+    if end == LEFT and other == 1:
+        return tableau.left == tableau.right and tableau.left_double == tableau.right_double \
+            and tableau.left_spinner == tableau.right_spinner
+    if end == UP and other == 3:
+        return tableau.up == tableau.down and tableau.up_double == tableau.down_double \
+            and (tableau.up_length > 0) == (tableau.down_length > 0)
+    return False
 
 
 def _placed(tableau: Tableau, tile: int, end: str) -> Tableau:
