@@ -3,7 +3,7 @@
 The rules engine (:class:`Match`, :class:`Round`, :class:`FivesRound`, the game
 profiles) is a pure library; the :class:`Validator` replays logs through it; the
 CLI (``drawlog``) sits on top. From a notebook: :func:`validate`,
-:func:`write_stats`, :func:`read_stats` and :func:`replay` (nothing printed).
+:func:`write_stats`, :func:`read_stats`, :func:`replay` and :func:`analyze` (nothing printed).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ __version__ = "0.1.0"
 #: ``import drawlog.cli`` does not import the engine, polars and the rest before a command needs them.
 _PUBLIC = {
     "Validation": "api",
+    "analyze": "api",
     "read_stats": "api",
     "replay": "api",
     "validate": "api",
@@ -66,7 +67,7 @@ _PUBLIC = {
 }
 
 if TYPE_CHECKING:
-    from .api import Validation, read_stats, replay, validate, write_stats
+    from .api import Validation, analyze, read_stats, replay, validate, write_stats
     from .check.rules import RULES, RULES_BY_CODE, Rule, find_rule
     from .check.validator import Validator, validate_lines, validate_paths
     from .check.violations import Summary, Violation
@@ -114,7 +115,7 @@ __all__ = [
     "AnyEvent", "DrawlogError", "Fault", "FivesRound", "GameRules", "IllegalAction", "InputError", "Match",
     "MatchResult", "NothingRead", "OutputError", "Placement", "Profile", "Round", "RoundScore", "Rule", "Summary",
     "Tableau", "Validation", "Validator", "Violation", "WriteFailed",
-    "check_players", "default_target", "find_rule", "hand_size", "house_rules", "json_schema", "match_result",
-    "read_stats", "replay", "round_to_five", "score_round", "validate", "validate_lines", "validate_paths",
+    "analyze", "check_players", "default_target", "find_rule", "hand_size", "house_rules", "json_schema",
+    "match_result", "read_stats", "replay", "round_to_five", "score_round", "validate", "validate_lines", "validate_paths",
     "violations_frame", "write_stats",
 ]

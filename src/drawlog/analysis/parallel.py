@@ -190,9 +190,8 @@ def analyze_in_parallel(paths: Iterable[str], samples: int, seed: int, only: str
                         cluster: Any = None) -> Iterator[MatchAnalysis | InputError]:
     """What :func:`~drawlog.analysis.walk.analyze_paths` yields, in its order, worked out by ``jobs`` processes.
 
-    ``cluster`` (``"local:N"``, ``"tcp://HOST:8786"`` or a ``distributed.Client``):
-    by a Dask cluster's workers instead (:func:`drawlog.tables.cluster.connect`;
-    raises :class:`~drawlog.errors.ClusterError` when it cannot be used).
+    ``cluster``, a ``distributed.Client`` (:func:`drawlog.tables.cluster.connect`
+    makes one of ``"local:N"`` or ``"tcp://HOST:8786"``): by its workers instead.
     """
     paths = list(paths)
     inputs = list(expand_paths(paths))
@@ -209,18 +208,15 @@ def analyze_in_parallel(paths: Iterable[str], samples: int, seed: int, only: str
             yield from join_parts(inputs, parts, pool.in_order(analyze_part, parts))
 
 
-def _on_cluster(cluster: Any, parts: list[AnalysisPart]) -> Iterator[PartAnalysis]:
-    """Each part's result in order, analysed by ``cluster``'s workers; leaving early cancels what is left."""
-    from ..tables.cluster import connect
-
-    with connect(cluster) as client:
-        futures = [client.submit(analyze_part, part, pure=False) for part in parts]
-        try:
-            for future in futures:
-                yield future.result()
-                future.release()
-        finally:
-            client.cancel(futures)
+def _on_cluster(client: Any, parts: list[AnalysisPart]) -> Iterator[PartAnalysis]:
+    """Each part's result in order, analysed by the workers of ``client``; leaving early cancels what is left."""
+    futures = [client.submit(analyze_part, part, pure=False) for part in parts]
+    try:
+        for future in futures:
+            yield future.result()
+            future.release()
+    finally:
+        client.cancel(futures)
 
 
 __all__ = ["AnalysisPart", "PartAnalysis", "analyze_in_parallel", "analyze_part", "join_parts", "match_weights",

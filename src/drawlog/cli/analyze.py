@@ -86,7 +86,13 @@ def _analysed(paths: list[str], samples: int, seed: int, match: str | None, jobs
     from ..views.terminal import shown
 
     try:
-        yield from analyze_in_parallel(paths, samples, seed, match, jobs, cluster)
+        if cluster is None:
+            yield from analyze_in_parallel(paths, samples, seed, match, jobs)
+        else:
+            from ..tables.cluster import connect
+
+            with connect(cluster) as client:
+                yield from analyze_in_parallel(paths, samples, seed, match, jobs, client)
     except ClusterError as error:  # no dask, a scheduler not reached
         raise typer.BadParameter(shown(str(error)), param_hint="--cluster") from None
 
