@@ -199,14 +199,17 @@ class Rollout:
         holds the two together), in one loop over local variables: Draw's line
         is two ints there, written back at the end.
         """
-        if self.reason is None:
-            if self.fives:
-                step = self.step
-                while self.reason is None:
-                    step()
-            else:
-                self._finish_draw()
+        if self.fives:
+            self._finish_fives()
+        elif self.reason is None:
+            self._finish_draw()
         return self.points()
+
+    def _finish_fives(self) -> None:
+        # a loop of its own: a test of ``self.reason`` before it would narrow its type for mypyc inside it
+        step = self.step
+        while self.reason is None:
+            step()
 
     def _finish_draw(self) -> None:
         """Draw's round played out by the policy (:meth:`step`'s moves), the state kept in locals meanwhile."""
