@@ -17,10 +17,16 @@ baseline's, and the report is the median of the pairs with their range.
   actions, then uniformly random ``legal_actions`` until terminal; the moves
   counted are the players' actions.
 
-A baseline not installed is left out (``pip install 'drawlog[bench]'``)::
+A baseline not installed is left out (``pip install 'drawlog[bench]'``).
+
+With ``--analysis``, two figures of ``drawlog analyze`` too: the seconds one
+2-player Draw match of the samples (``t2-000001``, 116 decisions) takes at the
+default 64 samples in this process (one core; the median of ``--pairs`` runs),
+and ``--jobs 2`` against one process on ``sample_logs/tournament-2p.jsonl``
+(three matches): A B A B pairs of whole runs, the median speed-up::
 
     python bench/bench_rollout.py                 # 2,000 drawlog rounds, 300 baseline games, 7 pairs
-    python bench/bench_rollout.py --pairs 9 --json bench/results/rollout.json
+    python bench/bench_rollout.py --analysis --pairs 5 --json bench/results/rollout.json
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import drawlog
@@ -148,6 +155,42 @@ def measure(fives: bool, rounds: int, pairs: int, seed: int) -> dict[str, Any]:
             "rollout_moves_per_s": statistics.median(speeds), "range": [min(speeds), max(speeds)]}
 
 
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
+
+
+def match_seconds(pairs: int) -> list[float]:
+    """Seconds to analyse the 2-player Draw match ``t2-000001`` at the default samples, ``pairs`` times."""
+    from drawlog.analysis.walk import analyze_paths
+
+    times = []
+    for _ in range(pairs):
+        gc.collect()
+        start = time.perf_counter()
+        found = list(analyze_paths([str(SAMPLES / "tournament-2p.jsonl")], 64, 0, "t2-000001"))
+        times.append(time.perf_counter() - start)
+        assert len(found) == 1 and len(found[0].decisions) == 116  # type: ignore[union-attr]
+    return times
+
+
+def jobs_speedup(pairs: int) -> dict[str, Any]:
+    """``analyze --jobs 2`` against ``--jobs 1`` on tournament-2p.jsonl: whole runs in A B pairs."""
+    from drawlog.analysis.parallel import analyze_in_parallel
+
+    log = str(SAMPLES / "tournament-2p.jsonl")
+    ratios, one, two = [], [], []
+    for _ in range(pairs):
+        start = time.perf_counter()
+        single = list(analyze_in_parallel([log], 64, 0, jobs=1))
+        one.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        double = list(analyze_in_parallel([log], 64, 0, jobs=2))
+        two.append(time.perf_counter() - start)
+        assert [a.decisions for a in double] == [a.decisions for a in single]  # type: ignore[union-attr]
+        ratios.append(one[-1] / two[-1])
+    return {"one_process_s": statistics.median(one), "jobs_2_s": statistics.median(two),
+            "speedup_median": statistics.median(ratios), "speedup_range": [min(ratios), max(ratios)], "pairs": pairs}
+
+
 def main() -> None:
     """Measure both games and the baselines; print (or write) the figures."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -155,6 +198,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300, help="baseline games a measurement (default 300)")
     parser.add_argument("--pairs", type=int, default=7)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--analysis", action="store_true", help="also time a match's analysis and --jobs 2")
     parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
     options = parser.parse_args()
     engine = "compiled" if drawlog.COMPILED else "pure Python"
@@ -176,6 +220,16 @@ def main() -> None:
         low, high = found["ratio_range"]
         print(f"{name:>9}: {found['baseline_moves_per_s']:,.0f} random-playout moves/s; drawlog Draw is "
               f"{found['ratio_median']:.1f}x as fast (pairs {low:.1f}–{high:.1f})")
+    if options.analysis:
+        times = match_seconds(options.pairs)
+        results["match_t2_000001_s"] = {"median": statistics.median(times), "range": [min(times), max(times)]}
+        print(f"    match: t2-000001 (2-player Draw, 116 decisions, 64 samples) in {statistics.median(times):.2f} s "
+              f"on one core (runs {min(times):.2f}–{max(times):.2f})")
+        found = jobs_speedup(options.pairs)
+        results["jobs_2"] = found
+        low, high = found["speedup_range"]
+        print(f"  --jobs 2: tournament-2p.jsonl in {found['jobs_2_s']:.2f} s against {found['one_process_s']:.2f} s: "
+              f"{found['speedup_median']:.2f}x (pairs {low:.2f}–{high:.2f})")
     if options.json:
         with open(options.json, "w", encoding="utf-8") as handle:
             json.dump(results, handle, indent=2)

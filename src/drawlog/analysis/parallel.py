@@ -19,6 +19,7 @@ process can read, is analysed in this process; so is a run with ``jobs`` 1.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -203,8 +204,8 @@ def analyze_in_parallel(paths: Iterable[str], samples: int, seed: int, only: str
         yield from join_parts(inputs, parts, _on_cluster(cluster, parts))
     elif len(parts) <= 1:
         yield from join_parts(inputs, parts, map(analyze_part, parts))
-    else:
-        with worker_pool(min(jobs, len(parts))) as pool:
+    else:  # more processes than parts or cores gain nothing
+        with worker_pool(min(jobs, len(parts), os.cpu_count() or 1)) as pool:
             yield from join_parts(inputs, parts, pool.in_order(analyze_part, parts))
 
 
