@@ -1,8 +1,10 @@
 """Rollout speed: moves per second per core of :mod:`drawlog.analysis.rollout`, against other domino engines.
 
-Each measurement plays rounds out from fresh deals, one core, and counts the
+Each measurement plays rounds out from fresh deals, on one core, and counts the
 moves each engine makes (drawlog: plays, draws and passes; the others: the
-actions they apply). In one process, drawlog's rollout and a baseline are
+actions they apply), timed in CPU seconds of this process (``time.process_time``:
+other work on a shared machine weighs less, though its load still slows each
+core). In one process, drawlog's rollout and a baseline are
 timed in turns, A B A B …; a pair's ratio is drawlog's moves/s ÷ the
 baseline's, and the report is the median of the pairs with their range.
 
@@ -21,9 +23,10 @@ A baseline not installed is left out (``pip install 'drawlog[bench]'``).
 
 With ``--analysis``, two figures of ``drawlog analyze`` too: the seconds one
 2-player Draw match of the samples (``t2-000001``, 116 decisions) takes at the
-default 64 samples in this process (one core; the median of ``--pairs`` runs),
+default 64 samples in this process (CPU seconds; the median of ``--pairs`` runs),
 and ``--jobs 2`` against one process on ``sample_logs/tournament-2p.jsonl``
-(three matches): A B A B pairs of whole runs, the median speed-up::
+(three matches): A B A B pairs of whole runs in wall-clock time (the workers'
+CPU is not this process's), the median speed-up; it needs two idle cores::
 
     python bench/bench_rollout.py                 # 2,000 drawlog rounds, 300 baseline games, 7 pairs
     python bench/bench_rollout.py --analysis --pairs 5 --json bench/results/rollout.json
@@ -67,13 +70,13 @@ def deals(fives: bool, rounds: int, seed: int) -> list[Round]:
 
 def run_rollouts(states: list[Round]) -> tuple[float, int]:
     """Seconds to play every state out with the rollout policy, and the moves made."""
-    start = time.perf_counter()
+    start = time.process_time()
     moves = 0
     for state in states:
         game = Rollout.from_round(state)
         game.finish()
         moves += game.moves
-    return time.perf_counter() - start, moves
+    return time.process_time() - start, moves
 
 
 def dominoes_baseline() -> Callable[[int, int], tuple[float, int]] | None:
@@ -86,14 +89,14 @@ def dominoes_baseline() -> Callable[[int, int], tuple[float, int]] | None:
     def run(games: int, seed: int) -> tuple[float, int]:
         random.seed(seed)  # dominoes deals with the random module's own generator
         choose = random.Random(seed).choice
-        start = time.perf_counter()
+        start = time.process_time()
         moves = 0
         for _ in range(games):
             game = dominoes.Game.new()
             while game.result is None:
                 game.make_move(*choose(game.valid_moves))
                 moves += 1
-        return time.perf_counter() - start, moves
+        return time.process_time() - start, moves
 
     return run
 
@@ -109,7 +112,7 @@ def openspiel_baseline() -> Callable[[int, int], tuple[float, int]] | None:
 
     def run(games: int, seed: int) -> tuple[float, int]:
         rng = random.Random(seed)
-        start = time.perf_counter()
+        start = time.process_time()
         moves = 0
         for _ in range(games):
             state = game.new_initial_state()
@@ -121,7 +124,7 @@ def openspiel_baseline() -> Callable[[int, int], tuple[float, int]] | None:
                     actions = state.legal_actions()
                     state.apply_action(actions[rng.randrange(len(actions))])
                     moves += 1
-        return time.perf_counter() - start, moves
+        return time.process_time() - start, moves
 
     return run
 
@@ -165,9 +168,9 @@ def match_seconds(pairs: int) -> list[float]:
     times = []
     for _ in range(pairs):
         gc.collect()
-        start = time.perf_counter()
+        start = time.process_time()
         found = list(analyze_paths([str(SAMPLES / "tournament-2p.jsonl")], 64, 0, "t2-000001"))
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
         assert len(found) == 1 and len(found[0].decisions) == 116  # type: ignore[union-attr]
     return times
 
