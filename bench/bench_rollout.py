@@ -24,8 +24,8 @@ A baseline not installed is left out (``pip install 'drawlog[bench]'``).
 With ``--analysis``, two figures of ``drawlog analyze`` too: the seconds one
 2-player Draw match of the samples (``t2-000001``, 116 decisions) takes at the
 default 64 samples in this process (CPU seconds; the median of ``--pairs`` runs),
-and ``--jobs 2`` against one process on ``sample_logs/tournament-2p.jsonl``
-(three matches): A B A B pairs of whole runs in wall-clock time (the workers'
+and ``--jobs 2`` against one process on ``sample_logs/`` (58 matches, both
+games): A B A B pairs of whole runs in wall-clock time (the workers'
 CPU is not this process's), the median speed-up; it needs two idle cores::
 
     python bench/bench_rollout.py                 # 2,000 drawlog rounds, 300 baseline games, 7 pairs
@@ -176,10 +176,10 @@ def match_seconds(pairs: int) -> list[float]:
 
 
 def jobs_speedup(pairs: int) -> dict[str, Any]:
-    """``analyze --jobs 2`` against ``--jobs 1`` on tournament-2p.jsonl: whole runs in A B pairs."""
+    """``analyze --jobs 2`` against ``--jobs 1`` on ``sample_logs/``: whole runs in A B pairs."""
     from drawlog.analysis.parallel import analyze_in_parallel
 
-    log = str(SAMPLES / "tournament-2p.jsonl")
+    log = str(SAMPLES)
     ratios, one, two = [], [], []
     for _ in range(pairs):
         start = time.perf_counter()
@@ -231,7 +231,7 @@ def main() -> None:
         found = jobs_speedup(options.pairs)
         results["jobs_2"] = found
         low, high = found["speedup_range"]
-        print(f"  --jobs 2: tournament-2p.jsonl in {found['jobs_2_s']:.2f} s against {found['one_process_s']:.2f} s: "
+        print(f"  --jobs 2: sample_logs/ in {found['jobs_2_s']:.2f} s against {found['one_process_s']:.2f} s: "
               f"{found['speedup_median']:.2f}x (pairs {low:.2f}–{high:.2f})")
     if options.json:
         with open(options.json, "w", encoding="utf-8") as handle:
