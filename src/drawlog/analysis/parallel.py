@@ -30,7 +30,8 @@ from ..check.pool import is_standard_input, worker_pool
 from ..check.walkthrough import numbered_blocks
 from ..errors import InputError
 from ..log.events import MatchStart
-from ..log.reader import Source, expand_paths
+from ..log.reader import expand_paths
+from ..log.sources import Source
 from .walk import MatchAnalysis, _events, _MatchWalk, _start, analyze_paths, first_errors
 
 #: How many groups of matches each worker gets, about: enough to even out their weights.
@@ -75,7 +76,10 @@ def analyze_part(part: AnalysisPart) -> PartAnalysis:
     """Analyse the matches of ``part`` as :func:`~drawlog.analysis.walk.analyze_source` does, noting each one's place.
 
     The same walk: the input validated for the first errors, its events replayed
-    for the matches asked; a match comes where its replay ended.
+    for the matches asked; a match comes where its replay ended. This loop is
+    ``analyze_source``'s, on its walk (:class:`~drawlog.analysis.walk._MatchWalk`):
+    keep the two alike (``tests/test_analyze_parallel.py`` compares ``--jobs 2``
+    with one process, the whole JSON document).
     """
     found: list[tuple[OrderKey, MatchAnalysis]] = []
     wanted = None if part.matches is None else frozenset(part.matches)
