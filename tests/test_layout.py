@@ -11,7 +11,7 @@ import drawlog
 PACKAGE = Path(drawlog.__file__).parent
 #: Each room's level: a module may import its own room and the rooms of lower levels only.
 LEVEL = {"errors": 0, "atomic": 1, "engine": 1, "log": 1, "check": 2, "tables": 3, "views": 3, "play": 3, "analysis": 3,
-         "api": 4, "cli": 5, "__main__": 6}
+         "api": 4, "bots": 4, "cli": 5, "__main__": 6}
 
 
 def _room(module: str) -> str:

@@ -426,3 +426,40 @@ def test_progress_counts_stored_bytes(tmp_path: Path) -> None:
         progress.end_file()
         assert task.completed == task.total == 1000 + packed.stat().st_size
         assert task.fields["files"] == 2
+
+
+def _fingerprints(path: Path) -> list[tuple[str, int]]:
+    [run] = json.loads(cli("validate", path, "--format", "sarif").stdout)["runs"]
+    return [(result["partialFingerprints"]["drawlogViolation/v1"], result["locations"][0]["physicalLocation"]
+             ["region"]["startLine"]) for result in run["results"]]
+
+
+def test_sarif_fingerprints_are_unique_and_survive_lines_added_above(tmp_path: Path) -> None:
+    """Code scanning follows a violation across runs by ``partialFingerprints``: not by its line number."""
+    source = Path(__file__).resolve().parents[1] / "sample_logs" / "every-violation.jsonl"
+    before = tmp_path / "log.jsonl"
+    before.write_bytes(source.read_bytes())
+    first = _fingerprints(before)
+    assert len(first) > 30 and len({key for key, _ in first}) == len(first)
+    assert all(re.fullmatch(r"[0-9a-f]{32}:\d+", key) for key, _ in first)
+    before.write_bytes(b"\n\n\n" + source.read_bytes())  # three blank lines above everything
+    second = _fingerprints(before)
+    assert [line for _, line in second] == [line + 3 for _, line in first]
+    assert [key for key, _ in second] == [key for key, _ in first]
+
+
+def test_sarif_fingerprint_leaves_out_cited_line_numbers_only() -> None:
+    from drawlog.check.violations import Violation
+    from drawlog.views.ci_formats import sarif_fingerprint
+
+    def violation(message: str, code: str = "F005") -> Violation:
+        return Violation(file="a.jsonl", line=9, match="m1", round=None, player=None, code=code,
+                         severity="error", message=message)
+
+    started = sarif_fingerprint(violation("match m1 is started a second time (first at a.jsonl:3)"))
+    assert started == sarif_fingerprint(violation("match m1 is started a second time (first at a.jsonl:30)"))
+    assert started != sarif_fingerprint(violation("match m1 is started a second time (first at b.jsonl:3)"))
+    assert started != sarif_fingerprint(violation("match m1 is started a second time (first at a.jsonl:3)", "F004"))
+    assert sarif_fingerprint(violation("lines 4 and 5 seem to be swapped")) == \
+        sarif_fingerprint(violation("lines 14 and 15 seem to be swapped"))
+    assert sarif_fingerprint(violation("claims 12 points")) != sarif_fingerprint(violation("claims 13 points"))

@@ -22,6 +22,7 @@ from ..log.reader import (
     MAX_LINE_BYTES,
     LongLine,
     Source,
+    blocks_of,
     expand_paths,
     printable,
     read_blocks,
@@ -95,6 +96,21 @@ class Validator:
             yield from self._unreadable(error)
             return
         yield from self._validate_blocks(blocks, source.name)
+
+    def validate_chunks(self, chunks: Iterable[bytes], file: str) -> Iterator[Violation]:
+        """Validate one input whose data comes in ``chunks`` while it is written (``drawlog validate --follow``).
+
+        The same validation as :meth:`validate_source`: each chunk's complete
+        lines are replayed, and their violations yielded, before the next chunk
+        is asked for; a line not ended yet waits for its newline. When the
+        chunks end, the input does (``F006`` for the matches still open).
+        """
+        try:
+            blocks = blocks_of(file, iter(chunks))
+        except InputError as error:
+            yield from self._unreadable(error)
+            return
+        yield from self._validate_blocks(blocks, file)
 
     def validate_lines(self, lines: Iterable[bytes | str] | str | bytes, file: str = "<input>") -> Iterator[Violation]:
         """Validate the lines of one log held in memory (bytes or str, newline optional) named ``file``.

@@ -84,6 +84,9 @@ def validate(
         "--hide-follow-ons", help="Leave out the violations that only follow from an earlier one (their "
                                   "\"follows\" is set: \"(follows line N)\" in text). They are still counted "
                                   "(summary follow_ons, and errors): the exit status is the same.")] = False,
+    show_source: Annotated[bool, typer.Option(
+        "--show-source", help="Show the log line under each violation, the field at fault marked (concise "
+                              "output; cut to the width on a terminal).")] = False,
     max_per_match: MaxPerMatchOption = None,
     max_per_line: MaxPerLineOption = None,
     max_open_matches: MaxOpenMatchesOption = MAX_OPEN_MATCHES,
@@ -99,6 +102,9 @@ def validate(
     config: ConfigOption = None,
     isolated: IsolatedOption = False,
     cluster: ClusterOption = None,
+    follow: Annotated[bool, typer.Option(
+        "--follow", help="Follow one growing file (or -) as tail -F does: print each violation as its line "
+                               "is written, through truncation and rotation; Ctrl-C prints the summary.")] = False,
 ) -> None:
     """Replay every match of the logs and report each violation with its code, file and line.
 
@@ -123,7 +129,11 @@ def validate(
         codes = settings.codes(select, ignore, extend_select, extend_ignore)
     except ValueError as error:
         raise typer.BadParameter(shown(str(error)), param_hint="--select/--ignore") from None
-    output_format = output_format or _configured_format(settings)
+    if show_source and output_format not in (None, OutputFormat.concise):
+        raise typer.BadParameter("--show-source shows each violation's line under it in concise output: drop "
+                                 f"--format {output_format.value}, or use --format concise",
+                                 param_hint="--show-source/--format")
+    output_format = OutputFormat.concise if show_source else output_format or _configured_format(settings)
     max_per_match = max_per_match or settings.max_per_match or MAX_PER_MATCH
     max_per_line = max_per_line or settings.max_per_line or MAX_PER_LINE
     jobs = jobs if jobs is not None else settings.jobs or 1
@@ -134,6 +144,21 @@ def validate(
     if write_baseline is not None and output_file is not None:
         raise typer.BadParameter("--write-baseline writes the baseline, not a report: drop -o FILE",
                                  param_hint="--write-baseline/--output-file")
+    if follow:
+        from .following import follow_validate, refusal
+
+        why = refusal(paths, output_format.value, **{"-o": output_file, "--write-baseline": write_baseline,
+                                                     "--statistics": statistics, "--cluster": cluster})
+        if why is not None:
+            raise typer.BadParameter(why, param_hint="--follow")
+        summary = follow_validate(
+            paths[0], sys.stdout, codes, output_format.value, strict=strict, quiet=quiet, color=color.value,
+            max_per_match=max_per_match, max_per_line=max_per_line, max_open_matches=max_open_matches,
+            ignored_in=settings.ignored_in if settings.per_file_ignores else None, screen=screen,
+            hide_follow_ons=hide_follow_ons, fail_fast=fail_fast, name=stdin_filename if paths[0] == "-" else None,
+            note=_selection_note(settings, select, ignore, extend_select, extend_ignore))
+        failed = summary.failed(strict) and not exit_zero
+        raise typer.Exit(EXIT_UNUSABLE if summary.files == 0 else EXIT_ERRORS if failed else EXIT_CLEAN)
     refuse_clobber("-o", output_file, paths)
     refuse_clobber("--write-baseline", write_baseline, paths)
     inputs = [_named_stdin(item, stdin_filename) for item in expand_paths(paths)]
@@ -150,6 +175,7 @@ def validate(
                                            ignored_in=settings.ignored_in if settings.per_file_ignores else None,
                                            max_open_matches=max_open_matches, jobs=jobs, cluster=cluster,
                                            screen=screen, hide_follow_ons=hide_follow_ons,
+                                           show_source=show_source and not statistics,
                                            note=_selection_note(settings, select, ignore, extend_select,
                                                                 extend_ignore))
     except BaseException:
@@ -197,7 +223,7 @@ def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: froz
                      screen: Screen | None = None, ignored_in: Callable[[str], frozenset[str]] | None = None,
                      note: str = "", max_open_matches: int = MAX_OPEN_MATCHES,
                      jobs: int = 1, cluster: str | None = None,
-                     hide_follow_ons: bool = False) -> tuple[Summary, bool]:
+                     hide_follow_ons: bool = False, show_source: bool = False) -> tuple[Summary, bool]:
     """Validate the inputs one by one into the writer of ``fmt``; the summary, and whether inputs were left unread.
 
     With ``jobs`` > 1 (and no ``fail_fast``, which stops at the first error) the
@@ -220,6 +246,8 @@ def _validate_inputs(inputs: list[Source | InputError], stream: Any, codes: froz
     console = errors if bar and not to_file and _same_terminal() else make_console(stream, color)
     writer = make_writer(fmt, stream, statistics=statistics, console=console, quiet=quiet, strict=strict)
     writer.note = note
+    if show_source:  # (a ConciseWriter: --show-source chose concise)
+        writer.sources = {item.name: item for item in inputs if isinstance(item, Source)}  # type: ignore[attr-defined]
     if hide_follow_ons:
         writer = RootsOnly(writer)
     validator = Validator(codes, max_per_match, max_open_matches, max_per_line, ignored_in)

@@ -189,25 +189,37 @@ def read_blocks(source: Source, on_ratio: Callable[[int], None] | None = None) -
     when that is over :data:`BOMB_RATIO` (and over :data:`BOMB_MIN_BYTES`).
     """
     inflated: list[bool] = []  # (set once the source turns out compressed)
-    chunks = _chunks(source, on_ratio, inflated)
+    return blocks_of(source.name, _chunks(source, on_ratio, inflated), inflated)
+
+
+def blocks_of(name: str, chunks: Iterator[bytes], inflated: list[bool] | None = None) -> Iterator[bytes | LongLine]:
+    """The lines of the input ``name`` whose data comes in ``chunks`` (plain), grouped as :func:`read_blocks` does.
+
+    What :func:`read_blocks` does once it has the data: the first line is read
+    at once (binary or compressed data raises :class:`InputError` then); after
+    it, each chunk's complete lines are a block as soon as the chunk arrives,
+    and a line not ended yet waits for its newline (or for the last chunk).
+    ``drawlog validate --follow`` hands in the chunks of a file as it is written.
+    ``inflated`` holds an item when the data was decompressed already.
+    """
     try:
         first = _first_chunk(chunks)
     except InputError:
         raise
     except Exception as error:  # noqa: BLE001 - any decoder fault is the file's
-        raise InputError(source.name, _describe(error), 1) from None
+        raise InputError(name, _describe(error), 1) from None
     if not first:
         return iter(())
     if first.startswith(GZIP_MAGIC) or is_zstd(first):
         kind, suffix = ("gzip", ".jsonl.gz") if first.startswith(GZIP_MAGIC) else ("zstd", ".jsonl.zst")
         if inflated:  # decompressed once already
-            raise InputError(source.name, f"{kind}-compressed data inside the compressed data: compressed twice?")
-        raise InputError(source.name, f"{kind}-compressed data: name the file {suffix} to read it")
+            raise InputError(name, f"{kind}-compressed data inside the compressed data: compressed twice?")
+        raise InputError(name, f"{kind}-compressed data: name the file {suffix} to read it")
     newline = first.find(b"\n")
     if b"\x00" in (first[:newline] if newline >= 0 else first)[:CHUNK_BYTES]:
         # A NUL on the first line: binary data. NULs later (padding after a crash) are bad lines (F001).
-        raise InputError(source.name, "binary data (NUL bytes), not a JSON Lines log")
-    return _blocks(source.name, first, chunks)
+        raise InputError(name, "binary data (NUL bytes), not a JSON Lines log")
+    return _blocks(name, first, chunks)
 
 
 def _first_chunk(chunks: Iterator[bytes]) -> bytes:

@@ -24,6 +24,7 @@ JSON keeps the exact strings.
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -38,6 +39,8 @@ from rich.text import Text
 from .. import __version__
 from ..check.rules import RULES, WARNING, Rule
 from ..check.violations import Summary, Violation
+from ..log.reader import LongLine
+from ..log.sources import Source
 from .line_order import LineOrder
 from .plain_table import styled
 from .terminal import RICH, STYLED, make_console, shown, write_drawn, writing_mode
@@ -74,13 +77,33 @@ class ConciseWriter(Writer):
         self._mode = writing_mode(self.console)
         self._terminal = self.console.is_terminal
         self._order = LineOrder()
+        #: ``--show-source``: the inputs by name, whose lines are read again to show under their violations.
+        self.sources: dict[str, Source] | None = None
 
     def add(self, violation: Violation) -> None:
         self._order.add(violation)
 
     def end_file(self) -> None:
-        for violation in self._order.drain():
+        drained = list(self._order.drain())
+        if self.sources is None:
+            for violation in drained:
+                self._write(violation)
+            return
+        from ..log.excerpt import lines_at
+        from .source_view import source_lines
+
+        width = self.console.width if self._terminal else None
+        by_file: dict[str, dict[int, bytes | LongLine]] = {}
+        for violation in drained:
+            if violation.file not in by_file:
+                source = self.sources.get(violation.file)
+                wanted = {v.line for v in drained if v.file == violation.file and v.line is not None}
+                by_file[violation.file] = lines_at(source, wanted) if source is not None else {}
             self._write(violation)
+            raw = by_file[violation.file].get(violation.line) if violation.line is not None else None
+            lines = source_lines(violation, raw, width)
+            if lines:
+                write_drawn(self.console, "\n".join(lines) + "\n", self._terminal)
 
     def _write(self, violation: Violation) -> None:
         if self._mode != RICH:  # the same characters, without rich's rendering
@@ -140,17 +163,43 @@ def artifact_uri(file: str) -> str:
     return quote(path.as_posix() if file not in ("", "-") else file)
 
 
+#: The name of drawlog's partial fingerprint in SARIF results (versioned: a new way of computing it is a new name).
+FINGERPRINT_KEY = "drawlogViolation/v1"
+_LINE_NUMBERS = re.compile(r"(\blines \d[\d,]* and |\blines? |\bfirst at \S+:)\d[\d,]*")
+
+
+def _cited_line(found: re.Match[str]) -> str:
+    return re.sub(r"\d[\d,]*", "#", found.group(0))
+
+
+def sarif_fingerprint(violation: Violation) -> str:
+    """What identifies a violation whatever line it is on: the SHA-256 (hex, 32 digits) of its file, code, match,
+    round, player and message, with the line numbers a message cites (``line 19``, ``lines 4 and 5``,
+    ``first at FILE:12``) left out.
+
+    The SARIF writer adds ``:N`` for the N-th violation with the same key in a run, as GitHub's own
+    ``primaryLocationLineHash`` does.
+    """
+    message = _LINE_NUMBERS.sub(_cited_line, violation.message)
+    key = "\0".join((violation.file, violation.code, violation.match or "", str(violation.round or ""),
+                     violation.player or "", message))
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
 class SarifWriter(Writer):
     """One SARIF 2.1.0 log with one run: the catalog as the driver's rules, a result per violation, written as found.
 
     A result's ``properties`` hold the match, round and player; the run's
-    ``properties.summary`` holds the counts of :class:`Summary`.
+    ``properties.summary`` holds the counts of :class:`Summary`. Its
+    ``partialFingerprints`` (:func:`sarif_fingerprint`) let code scanning follow
+    a violation from one run to the next when lines are added above it.
     """
 
     def __init__(self, stream: IO[str]) -> None:
         super().__init__(stream)
         self._rule_index = {rule.code: index for index, rule in enumerate(RULES)}
         self._results = 0
+        self._seen: dict[str, int] = {}
 
     def _begin(self) -> None:
         driver = {"name": TOOL_NAME, "version": __version__, "semanticVersion": __version__,
@@ -174,6 +223,7 @@ class SarifWriter(Writer):
             "level": violation.severity,
             "message": {"text": _where(violation)},
             "locations": [{"physicalLocation": location}],
+            "partialFingerprints": {FINGERPRINT_KEY: self._fingerprint(violation)},
             "properties": {"match": violation.match, "round": violation.round, "player": violation.player,
                            "follows": violation.follows},
         }
@@ -182,6 +232,11 @@ class SarifWriter(Writer):
                                            "physicalLocation": {"artifactLocation": location["artifactLocation"],
                                                                 "region": {"startLine": violation.follows}}}]
         self.stream.write(_encoder.encode(result).decode())
+
+    def _fingerprint(self, violation: Violation) -> str:
+        key = sarif_fingerprint(violation)
+        count = self._seen[key] = self._seen.get(key, 0) + 1
+        return f"{key}:{count}"
 
     def finish(self, summary: Summary) -> None:
         if self._results == 0:
