@@ -14,10 +14,12 @@ import sys
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-#: The modules compiled: the rules engine, the replay and the statistics recorder, where runs spend their time.
+#: The modules compiled: the rules engine, the replay, the statistics recorder and the analysis's rollouts, where
+#: runs spend their time.
 COMPILED = ["errors", "engine/tiles", "engine/line", "engine/tableau", "engine/scoring", "engine/rounds",
             "engine/allfives", "engine/profiles", "engine/claims", "engine/match", "check/seen", "check/table", "check/replay",
-            "tables/sinks", "tables/stats"]
+            "tables/sinks", "tables/stats",
+            "analysis/actions", "analysis/sampler", "analysis/rollout", "analysis/equity"]
 
 
 class OptionalBuildExt(build_ext):

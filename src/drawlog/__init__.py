@@ -3,8 +3,9 @@
 The rules engine (:class:`Match`, :class:`Round`, :class:`FivesRound`, the game
 profiles) is a pure library; the :class:`Validator` replays logs through it; the
 CLI (``drawlog``) sits on top. From a notebook: :func:`validate`,
-:func:`validate_events` (plain dicts too), :func:`write_stats`, :func:`read_stats` and
-:func:`replay` (nothing printed); :class:`Position` reads and writes position strings (``dp1 …``).
+:func:`validate_events` (plain dicts too), :func:`write_stats`, :func:`read_stats`,
+:func:`replay` and :func:`analyze` (nothing printed); :class:`Position` reads and writes position strings
+(``dp1 …``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ __version__ = "0.1.0"
 #: ``import drawlog.cli`` does not import the engine, polars and the rest before a command needs them.
 _PUBLIC = {
     "Validation": "api",
+    "analyze": "api",
     "read_stats": "api",
     "replay": "api",
     "validate": "api",
@@ -70,7 +72,7 @@ _PUBLIC = {
 }
 
 if TYPE_CHECKING:
-    from .api import Validation, read_stats, replay, validate, validate_events, write_stats
+    from .api import Validation, analyze, read_stats, replay, validate, validate_events, write_stats
     from .check.rules import RULES, RULES_BY_CODE, Rule, find_rule
     from .check.validator import Validator, validate_lines, validate_paths
     from .check.violations import Summary, Violation
@@ -121,8 +123,8 @@ __all__ = [
     "MatchResult", "NothingRead", "OutputError", "Placement", "Position",
     "PositionError", "Profile", "Round", "RoundScore", "Rule", "Summary",
     "Tableau", "Validation", "Validator", "Violation", "WriteFailed",
-    "check_players", "default_target", "find_rule", "hand_size", "house_rules", "json_schema", "match_result",
-    "read_stats", "replay", "round_to_five", "score_round", "validate", "validate_events",
+    "analyze", "check_players", "default_target", "find_rule", "hand_size", "house_rules", "json_schema",
+    "match_result", "read_stats", "replay", "round_to_five", "score_round", "validate", "validate_events",
     "validate_lines", "validate_paths",
     "violations_frame", "write_stats",
 ]

@@ -1,4 +1,4 @@
-"""drawlog from Python (a notebook, a script): validate, write and read the tables, replay a match.
+"""drawlog from Python (a notebook, a script): validate, write and read the tables, replay and analyse matches.
 
 Nothing here prints; everything returns data. Paths may be local files and
 folders or URLs (``s3://``, ``gs://``, ``abfs://``, ``memory://``,
@@ -13,12 +13,14 @@ work on a Dask cluster (``"local:4"``, ``"tcp://HOST:8786"``, or a
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .analysis.defaults import DEFAULT_SAMPLES
 from .check.replay import MAX_OPEN_MATCHES
 from .check.rules import select_codes
 from .check.validator import Validator, as_path_list
@@ -225,4 +227,43 @@ def replay(path: str | os.PathLike[str], match: str | None = None, *, round: int
     return walk(source, Selection(match, round, at))
 
 
-__all__ = ["Validation", "read_stats", "replay", "validate", "validate_events", "write_stats"]
+def analyze(paths: Paths, *, samples: int = DEFAULT_SAMPLES, seed: int = 0, match: str | None = None, jobs: int = 1,
+            cluster: Any = None) -> dict[str, pl.DataFrame]:
+    """Weigh every decision of the logs, as ``drawlog analyze`` does; the tables its ``--out`` writes, by name.
+
+    ``decisions`` (one row per decision: the action taken, the best, the
+    equities and the error, in points), ``analysis_players`` (accuracy,
+    error classes per 100 decisions, luck and the luck-adjusted result, peek
+    rate, per player and game) and ``luck`` (each deal's and draw's luck), as
+    polars DataFrames. ``samples`` deals per decision, ``seed`` for the random
+    numbers (the same seed gives the same figures), ``match`` one match id
+    alone. ``jobs`` weighs matches in that many processes, ``cluster`` on a
+    Dask cluster (``"local:4"``, ``"tcp://HOST:8786"``, a ``distributed.Client``):
+    the same frames, row for row. An unreadable input raises
+    :class:`~drawlog.errors.InputError`; a ``match`` in none of them, ``ValueError``.
+    """
+    from .analysis.parallel import analyze_in_parallel
+    from .analysis.summary import frames
+    from .errors import InputError
+
+    if samples < 1:
+        raise ValueError(f"samples must be 1 or more, not {samples}")
+    matches = []
+    with contextlib.ExitStack() as stack:
+        if cluster is not None:
+            from .tables.cluster import connect
+
+            cluster = stack.enter_context(connect(cluster))
+        for item in analyze_in_parallel(as_path_list(paths), samples, seed, match, max(1, jobs), cluster):
+            if isinstance(item, InputError):
+                raise item
+            matches.append(item)
+    if match is not None and not matches:
+        raise ValueError(f"no match {match!r} in the logs given")
+    tables: dict[str, pl.DataFrame] = frames([d for a in matches for d in a.decisions],
+                                             [v for a in matches for v in a.luck],
+                                             [r for a in matches for r in a.results])
+    return tables
+
+
+__all__ = ["Validation", "analyze", "read_stats", "replay", "validate", "validate_events", "write_stats"]

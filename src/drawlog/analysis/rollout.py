@@ -25,6 +25,12 @@ this and the validating engine and requires the same moves and points.
 Because the choice of end never depends on which side is called left, a round
 and its mirror image are played out alike: symmetric actions get the same
 equity.
+
+**Speed.** :meth:`Rollout.finish` plays Draw out in one loop over local
+variables (the line as two ints, written back at the end) rather than by
+:meth:`Rollout.step`: the same moves (``tests/test_analyze_parallel.py`` holds
+the two together), about 4x faster. That loop is why this module runs past 400
+lines. The module is compiled with mypyc (``setup.py``).
 """
 
 from __future__ import annotations
@@ -36,12 +42,15 @@ from ..engine.line import DOWN, LEFT, RIGHT, UP, Line
 from ..engine.rounds import BLOCKED, DOMINO, TARGET, Round
 from ..engine.scoring import score_fives_round, score_round
 from ..engine.tableau import Tableau, scored
-from ..engine.tiles import PIPS, TILES, members
+from ..engine.tiles import PIPS, SUIT, TILES, members
 from .actions import DRAW_ACTION, PASS_ACTION, Action, mirror_shape
 
 #: A seat's play points needed to win at once when there is no match target in play.
 NO_TARGET: Final = 1 << 60
 _FIVES_ENDS: Final = (LEFT, RIGHT, UP, DOWN)
+#: Each tile's lower and higher half, as flat tuples (one index, no tuple unpacking in the hot loops).
+_LOW: Final[tuple[int, ...]] = tuple(low for low, _ in TILES)
+_HIGH: Final[tuple[int, ...]] = tuple(high for _, high in TILES)
 
 
 class Rollout:
@@ -190,11 +199,113 @@ class Rollout:
         return DRAW_ACTION if len(self.stock) > self.reserve else PASS_ACTION
 
     def finish(self) -> tuple[int, ...]:
-        """Play the round out with the policy; each seat's points this round (as the engine scores it)."""
+        """Play the round out with the policy; each seat's points this round (as the engine scores it).
+
+        The same moves as calling :meth:`step` until the round ends (a test
+        holds the two together), in one loop over local variables: Draw's line
+        is two ints there, written back at the end.
+        """
+        if self.fives:
+            self._finish_fives()
+        elif self.reason is None:
+            self._finish_draw()
+        return self.points()
+
+    def _finish_fives(self) -> None:
+        # a loop of its own: a test of ``self.reason`` before it would narrow its type for mypyc inside it
         step = self.step
         while self.reason is None:
             step()
-        return self.points()
+
+    def _finish_draw(self) -> None:
+        """Draw's round played out by the policy (:meth:`step`'s moves), the state kept in locals meanwhile."""
+        hands = self.hands
+        stock = self.stock
+        reserve = self.reserve
+        line = self.line
+        left = -1 if line.left is None else line.left
+        right = -1 if line.right is None else line.right
+        length = line.length
+        turn = self.turn
+        passed = self.passed
+        moves = self.moves
+        players = len(hands)
+        everyone = (1 << players) - 1
+        low_of = _LOW
+        high_of = _HIGH
+        pips = PIPS
+        suit = SUIT
+        reason = ""
+        winner = -1
+        while True:
+            hand = hands[turn]
+            playable = hand if left < 0 else hand & (suit[left] | suit[right])
+            if playable:
+                best = -1
+                weight = -1
+                rest = playable
+                while rest:
+                    bit = rest & -rest
+                    tile = bit.bit_length() - 1
+                    if pips[tile] > weight:
+                        best = tile
+                        weight = pips[tile]
+                    rest ^= bit
+                low = low_of[best]
+                high = high_of[best]
+                if left < 0:
+                    left = low
+                    right = high
+                else:
+                    fits_left = low == left or high == left
+                    fits_right = low == right or high == right
+                    if fits_left and fits_right:
+                        new_left = high if low == left else low
+                        new_right = high if low == right else low
+                        # the ends each placement leaves, sorted: the higher pair wins (equal: left)
+                        left_low, left_high = (new_left, right) if new_left <= right else (right, new_left)
+                        right_low, right_high = (left, new_right) if left <= new_right else (new_right, left)
+                        if right_low > left_low or (right_low == left_low and right_high > left_high):
+                            right = new_right
+                        else:
+                            left = new_left
+                    elif fits_left:
+                        left = high if low == left else low
+                    else:
+                        right = high if low == right else low
+                length += 1
+                hand &= ~(1 << best)
+                hands[turn] = hand
+                passed = 0
+                moves += 1
+                seat = turn
+                turn = turn + 1 if turn + 1 < players else 0
+                if not hand:
+                    reason = DOMINO
+                    winner = seat
+                    break
+            elif len(stock) > reserve:
+                hands[turn] = hand | 1 << stock.pop()
+                passed = 0
+                moves += 1
+            else:
+                passed |= 1 << turn
+                moves += 1
+                turn = turn + 1 if turn + 1 < players else 0
+                if passed == everyone and len(stock) <= reserve:
+                    reason = BLOCKED
+                    break
+        line.left = left
+        line.right = right
+        line.length = length
+        self.turn = turn
+        self.passed = passed
+        self.moves = moves
+        self.reason = reason
+        if reason == DOMINO:
+            self.winner = winner
+        else:  # the unique lowest hand total wins a blocked round
+            self.winner = score_round(hands, BLOCKED, None).winner
 
     def points(self) -> tuple[int, ...]:
         """Each seat's points for the round (All Fives: play points, since the round began, plus the end's)."""
@@ -204,14 +315,18 @@ class Rollout:
 
     def _draw_choice(self, playable: int) -> tuple[int, str]:
         best, weight = -1, -1
-        for tile in members(playable):
+        rest = playable
+        while rest:
+            bit = rest & -rest
+            tile = bit.bit_length() - 1
             if PIPS[tile] > weight:
                 best, weight = tile, PIPS[tile]
+            rest ^= bit
         line = self.line
         left, right = line.left, line.right
         if left is None or right is None:
             return best, LEFT
-        low, high = TILES[best]
+        low, high = _LOW[best], _HIGH[best]
         fits_left = low == left or high == left
         fits_right = low == right or high == right
         if fits_left and fits_right:
@@ -223,40 +338,80 @@ class Rollout:
         return best, LEFT if fits_left else RIGHT
 
     def _fives_choice(self, playable: int) -> tuple[int, str]:
+        """The most points now, then the heaviest tile, then the lowest id; a tie of ends: the ends left highest.
+
+        Placements are tried tile by tile (ascending id), end by end (left, right,
+        up, down); the count each would make is the tableau's count with the
+        end taken replaced by the tile's exposed half (:func:`count_after`).
+        """
         tableau = self.line
         assert isinstance(tableau, Tableau)
-        left, right, up, down = tableau.left, tableau.right, tableau.up, tableau.down
+        left, right = tableau.left, tableau.right
+        if left is None or right is None:  # the opening tile: its pips are the count
+            best_tile, best_points, best_weight = -1, -1, -1
+            rest = playable
+            while rest:
+                bit = rest & -rest
+                tile = bit.bit_length() - 1
+                points = scored(PIPS[tile])
+                if points > best_points or (points == best_points and PIPS[tile] > best_weight):
+                    best_tile, best_points, best_weight = tile, points, PIPS[tile]
+                rest ^= bit
+            return best_tile, LEFT
         arms = tableau.arms_open
-        options: list[tuple[int, str]] = []
-        for tile in members(playable):
-            if left is None or right is None:
-                options.append((tile, LEFT))
-                continue
-            a, b = TILES[tile]
-            if left == a or left == b:
-                options.append((tile, LEFT))
-            if right == a or right == b:
-                options.append((tile, RIGHT))
-            if arms:
-                if up == a or up == b:
-                    options.append((tile, UP))
-                if down == a or down == b:
-                    options.append((tile, DOWN))
-        if len(options) == 1:
-            return options[0]
-        best: tuple[int, int, int] = (-1, -1, 0)
-        chosen = options[0]
-        ties: list[tuple[int, str]] = []
-        for tile, end in options:
-            key = (scored(count_after(tableau, tile, end)), PIPS[tile], -tile)
-            if key > best:
-                best, chosen, ties = key, (tile, end), []
-            elif key == best:
-                ties.append((tile, end))
-        for tile, end in ties:  # the same tile on other ends, as good so far: the ends it leaves decide
-            if mirror_shape(_placed(tableau, *chosen)) < mirror_shape(_placed(tableau, tile, end)):
-                chosen = (tile, end)
-        return chosen
+        up = tableau.up if arms and tableau.up is not None else -1
+        down = tableau.down if arms and tableau.down is not None else -1
+        # each end's share of the count now
+        left_part = left << 1 if tableau.left_double else left
+        right_part = right << 1 if tableau.right_double else right
+        up_part = 0
+        if tableau.up_length and tableau.up is not None:
+            up_part = tableau.up << 1 if tableau.up_double else tableau.up
+        down_part = 0
+        if tableau.down_length and tableau.down is not None:
+            down_part = tableau.down << 1 if tableau.down_double else tableau.down
+        total = left_part + right_part + up_part + down_part
+        best_points, best_weight, best_tile = -1, -1, -1
+        chosen_end = LEFT
+        ties: list[str] | None = None
+        rest = playable
+        while rest:
+            bit = rest & -rest
+            tile = bit.bit_length() - 1
+            rest ^= bit
+            a, b = _LOW[tile], _HIGH[tile]
+            weight = PIPS[tile]
+            double = a == b
+            for end_index in range(4):
+                if end_index == 0:
+                    value, part = left, left_part
+                elif end_index == 1:
+                    value, part = right, right_part
+                elif end_index == 2:
+                    value, part = up, up_part
+                else:
+                    value, part = down, down_part
+                if value < 0 or (a != value and b != value):
+                    continue
+                exposed = b if a == value else a
+                count = total - part + (exposed << 1 if double else exposed)
+                points = count if count > 0 and count % 5 == 0 else 0
+                # the key (points, weight, -tile): tiles come in ascending id, so a later tile never wins a tie
+                if points > best_points or (points == best_points and weight > best_weight):
+                    best_points, best_weight, best_tile = points, weight, tile
+                    chosen_end = _FIVES_ENDS[end_index]
+                    ties = None
+                elif points == best_points and weight == best_weight and tile == best_tile \
+                        and not _mirrored(tableau, chosen_end, end_index):
+                    if ties is None:
+                        ties = []
+                    ties.append(_FIVES_ENDS[end_index])
+        if ties is not None:  # the same tile on other ends, as good so far: the ends it leaves decide
+            for end in ties:
+                if mirror_shape(_placed(tableau, best_tile, chosen_end)) < mirror_shape(
+                        _placed(tableau, best_tile, end)):
+                    chosen_end = end
+        return best_tile, chosen_end
 
 
 def count_after(tableau: Tableau, tile: int, end: str) -> int:
@@ -284,6 +439,17 @@ def count_after(tableau: Tableau, tile: int, end: str) -> int:
     if end != DOWN and tableau.down_length and down is not None:
         total += down << 1 if tableau.down_double else down
     return total + part
+
+
+def _mirrored(tableau: Tableau, end: str, other: int) -> bool:
+    """Whether a tile on ``end`` and on ``_FIVES_ENDS[other]`` leave mirror images: both sides (or arms) alike."""
+    if end == LEFT and other == 1:
+        return tableau.left == tableau.right and tableau.left_double == tableau.right_double \
+            and tableau.left_spinner == tableau.right_spinner
+    if end == UP and other == 3:
+        return tableau.up == tableau.down and tableau.up_double == tableau.down_double \
+            and (tableau.up_length > 0) == (tableau.down_length > 0)
+    return False
 
 
 def _placed(tableau: Tableau, tile: int, end: str) -> Tableau:

@@ -230,25 +230,34 @@ def analyze_source(source: Source, samples: int, seed: int, only: str | None = N
     ``luck_samples``: the rollouts of each luck valuation (default ``samples``).
     """
     options = WalkOptions(samples, seed, luck, decisions, luck_samples)
+    for _, analysis in walk_source(source, options, only):
+        yield analysis
+
+
+def walk_source(source: Source, options: WalkOptions, only: str | None = None,
+                wanted: frozenset[str] | None = None) -> Iterator[tuple[tuple[int, int], MatchAnalysis]]:
+    """:func:`analyze_source`'s analyses (of the matches in ``wanted`` alone, when given), each with its place in
+    the input's order: ``(0, line)`` when its replay ended at that line, ``(1, line)`` for a match still open at
+    the input's end (``line``: its start). :mod:`~drawlog.analysis.parallel` joins groups of matches by it."""
     stops = first_errors(source)
-    walks: dict[str, _MatchWalk] = {}
+    walks: dict[str, tuple[int, _MatchWalk]] = {}
     for line, event in _events(source):
-        if only is not None and event.match != only:
+        if only is not None and event.match != only or wanted is not None and event.match not in wanted:
             continue
         if isinstance(event, MatchStart):
-            if event.match in walks:
-                continue  # F005: a second start; the first is what is analysed
-            walks[event.match] = _start(source.name, event, stops.get(event.match), options)
+            if event.match not in walks:  # F005: a second start; the first is what is analysed
+                walks[event.match] = (line, _start(source.name, event, stops.get(event.match), options))
             continue
-        walk = walks.get(event.match)
-        if walk is None or walk.done:
+        started = walks.get(event.match)
+        if started is None or started[1].done:
             continue
+        walk = started[1]
         walk.feed(event, line)
         if walk.done:
-            yield walk.analysis
-    for walk in walks.values():
+            yield (0, line), walk.analysis
+    for start, walk in walks.values():
         if not walk.done:
-            yield walk.analysis
+            yield (1, start), walk.analysis
 
 
 def _start(file: str, event: MatchStart, stop: Stop | None, options: WalkOptions) -> _MatchWalk:
@@ -296,4 +305,4 @@ def _spooled(source: Source, path: Path) -> Source:
     return Source(source.name, path)
 
 
-__all__ = ["MatchAnalysis", "Stop", "WalkOptions", "analyze_paths", "analyze_source", "first_errors"]
+__all__ = ["MatchAnalysis", "Stop", "WalkOptions", "analyze_paths", "analyze_source", "first_errors", "walk_source"]

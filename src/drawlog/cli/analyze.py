@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
@@ -10,8 +11,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from ..analysis.defaults import DEFAULT_SAMPLES
-from ..errors import InputError
-from .app import EXIT_UNUSABLE, app
+from ..errors import ClusterError, InputError
+from .app import EXIT_UNUSABLE, ClusterOption, app
 
 if TYPE_CHECKING:  # imported where used, not to list the commands (start-up time)
     from ..analysis.decisions import Decision
@@ -41,18 +42,23 @@ def analyze(
                                                                          "every decision).")] = AnalysisFormat.text,
     out: Annotated[Optional[str], typer.Option(metavar="DIR", help="Also write the Parquet tables decisions, "
                                                                   "analysis_players and luck to DIR.")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", min=1, help="Processes weighing matches at once "
+                                                                             "(default 1); the figures are the same "
+                                                                             "as with one.")] = 1,
+    cluster: ClusterOption = None,
 ) -> None:
     """Weigh every decision: its equity against the best action, from what the player could know and from the truth."""
-    from ..analysis.walk import analyze_paths
     from ..views.terminal import shown
 
     if not 1 <= samples <= MAX_SAMPLES:
         raise typer.BadParameter(f"{samples:,} deals per decision: give 1 to {MAX_SAMPLES:,}", param_hint="--samples")
     if out is not None and Path(out).exists() and not Path(out).is_dir():
         raise typer.BadParameter(f"{shown(out)} is a file: name a folder", param_hint="--out")
+    if cluster is not None and jobs > 1:
+        raise typer.BadParameter("give --jobs or --cluster, not both", param_hint="--jobs/--cluster")
     matches: list[MatchAnalysis] = []
     unreadable: list[InputError] = []
-    for item in analyze_paths(paths, samples, seed, match):
+    for item in _analysed(paths, samples, seed, match, jobs, cluster):
         if isinstance(item, InputError):
             unreadable.append(item)
             typer.echo(f"drawlog analyze: {shown(str(item))}", err=True)
@@ -69,6 +75,24 @@ def analyze(
         typer.echo(json.dumps(_document(matches, decisions, samples, seed), indent=1))
     else:
         typer.echo(_text(matches, samples, seed, moments=match is not None))
+
+
+def _analysed(paths: list[str], samples: int, seed: int, match: str | None, jobs: int, cluster: str | None,
+              ) -> Iterator[MatchAnalysis | InputError]:
+    """The analyses, by ``jobs`` processes or ``cluster`` (:mod:`drawlog.analysis.parallel`); a cluster not usable: exit 2."""
+    from ..analysis.parallel import analyze_in_parallel
+    from ..views.terminal import shown
+
+    try:
+        if cluster is None:
+            yield from analyze_in_parallel(paths, samples, seed, match, jobs)
+        else:
+            from ..tables.cluster import connect
+
+            with connect(cluster) as client:
+                yield from analyze_in_parallel(paths, samples, seed, match, jobs, client)
+    except ClusterError as error:  # no dask, a scheduler not reached
+        raise typer.BadParameter(shown(str(error)), param_hint="--cluster") from None
 
 
 def _frames(matches: list[MatchAnalysis]) -> dict[str, Any]:
