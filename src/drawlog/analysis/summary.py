@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .decisions import Decision
+from .fairplay import NO_SIGNAL, Signal, signal
 
 #: Points of error that bring a decision's accuracy down to 100/e (about 37).
 ACCURACY_SCALE: Final = 10.0
@@ -44,6 +45,8 @@ class PlayerFigures:
     inaccuracies: int
     peek_decisions: int
     peeks: int
+    #: The fair-play figures (:mod:`.fairplay`): the peek z-score's parts and its verdict.
+    signal: Signal = NO_SIGNAL
 
     def per_100(self, count: int) -> float:
         """``count`` per 100 decisions."""
@@ -68,7 +71,7 @@ def player_figures(decisions: Iterable[Decision]) -> list[PlayerFigures]:
         figures.append(PlayerFigures(
             player, variant, count, sum(decision_accuracy(d.error) for d in mine) / count,
             sum(d.error for d in mine) / count, classes.count("blunder"), classes.count("mistake"),
-            classes.count("inaccuracy"), len(peek), sum(d.peeked for d in peek)))
+            classes.count("inaccuracy"), len(peek), sum(d.peeked for d in peek), signal(peek)))
     return figures
 
 
@@ -96,14 +99,15 @@ def decision_row(decision: Decision) -> dict[str, Any]:
 
 
 def player_row(figures: PlayerFigures) -> dict[str, Any]:
-    """An ``analysis_players`` row (luck, peek_z and verdict: not computed yet, null)."""
+    """An ``analysis_players`` row (luck: not computed yet, null)."""
     return {
         "player": figures.player, "variant": figures.variant, "decisions": figures.decisions,
         "accuracy": figures.accuracy, "mean_error": figures.mean_error, "blunders": figures.blunders,
         "mistakes": figures.mistakes, "inaccuracies": figures.inaccuracies,
         "blunders_per_100": figures.per_100(figures.blunders), "mistakes_per_100": figures.per_100(figures.mistakes),
         "inaccuracies_per_100": figures.per_100(figures.inaccuracies), "luck": None, "luck_adjusted": None,
-        "peek_decisions": figures.peek_decisions, "peek_rate": figures.peek_rate, "peek_z": None, "verdict": None,
+        "peek_decisions": figures.peek_decisions, "peek_rate": figures.peek_rate,
+        "peek_z": figures.signal.z if figures.peek_decisions else None, "verdict": figures.signal.verdict,
     }
 
 

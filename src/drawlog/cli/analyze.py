@@ -107,20 +107,21 @@ def _text(matches: list[MatchAnalysis], figures: list[PlayerFigures], samples: i
         lines.append("no decisions to weigh")
         return "\n".join(lines)
     head = ("player", "game", "decisions", "accuracy", "mean error", "blunders", "mistakes", "inaccuracies",
-            "peek rate")
+            "peek rate", "peek z", "verdict")
     rows = [head]
     for each in figures:
         peek = f"{each.peek_rate:.0%} of {each.peek_decisions}" if each.peek_rate is not None else "-"
         rows.append((each.player, each.variant, f"{each.decisions:,}", f"{each.accuracy:.1f}",
                      f"{each.mean_error:.2f}", f"{each.per_100(each.blunders):.1f}",
-                     f"{each.per_100(each.mistakes):.1f}", f"{each.per_100(each.inaccuracies):.1f}", peek))
+                     f"{each.per_100(each.mistakes):.1f}", f"{each.per_100(each.inaccuracies):.1f}", peek,
+                     f"{each.signal.z:+.1f}" if each.peek_decisions else "-", each.signal.verdict))
     widths = [max(len(row[column]) for row in rows) for column in range(len(head))]
     lines.append("")
     for row in rows:
-        lines.append("  ".join(cell.ljust(width) if column < 2 else cell.rjust(width)
+        lines.append("  ".join(cell.ljust(width) if column < 2 or column == len(head) - 1 else cell.rjust(width)
                                for column, (cell, width) in enumerate(zip(row, widths))).rstrip())
-    lines.append("(blunders, mistakes, inaccuracies: per 100 decisions; errors in points, see README "
-                 "\"Analysis: drawlog analyze\")")
+    lines.append("(blunders, mistakes, inaccuracies: per 100 decisions; errors in points; peek z: peeks against "
+                 "honest play, see README \"Analysis: drawlog analyze\")")
     return "\n".join(lines)
 
 
