@@ -46,8 +46,10 @@ from drawlog.analysis.fairplay import (
     HONEST_RATES,
     LOOK_CLOSER,
     MIN_PEEK_DECISIONS,
+    MOST_OPTIONS,
     STRONG_SIGNAL,
     cost_bucket,
+    honest_rate,
     verdict,
     weighted_z,
 )
@@ -72,14 +74,13 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
 
 def set_figures(variant: str, matches: Sequence[Match]) -> tuple[int, float, str]:
     """The peek decisions, z and verdict of one set (a bot's records in some matches)."""
-    rates = HONEST_RATES[variant]
     count = peeks = 0
     expected = variance = 0.0
     for records in matches:
         for record in records:
             if not record[4]:
                 continue
-            rate = rates[cost_bucket(float(record[6]))]  # type: ignore[arg-type]
+            rate = honest_rate(variant, int(record[2]), float(record[6]))  # type: ignore[call-overload]
             count += 1
             peeks += bool(record[5])
             expected += rate
@@ -96,34 +97,42 @@ def by_bot(chunks: Sequence[dict[str, object]]) -> dict[str, list[Match]]:
     return found
 
 
+def cell(record: list[object]) -> tuple[int, int]:
+    """The (actions, cost) cell of a peek decision's record in :data:`HONEST_RATES`."""
+    return min(int(record[2]), MOST_OPTIONS) - 2, cost_bucket(float(record[6]))  # type: ignore[call-overload]
+
+
 def tune(variant: str, honest: dict[str, list[Match]], peeker: dict[str, list[Match]], set_size: int) -> dict:
-    """Each bot's peek rate per cost bucket on tuning seeds, and the highest honest rate per bucket."""
-    buckets = len(COST_EDGES) + 1
-    table: dict[str, list[tuple[int, int]]] = {}
-    for name, matches in [*honest.items(), *(("peeker", m) for b, m in peeker.items() if b == "peeker")]:
-        counts = [[0, 0] for _ in range(buckets)]
+    """Each bot's peek rate per cell on tuning seeds, and the highest honest rate per cell (the rates to adopt)."""
+    rows, columns = MOST_OPTIONS - 1, len(COST_EDGES) + 1
+    sides = [*honest.items(), *((bot, matches) for bot, matches in peeker.items() if bot == "peeker")]
+    table: dict[str, list[list[list[int]]]] = {}
+    for name, matches in sides:
+        counts = [[[0, 0] for _ in range(columns)] for _ in range(rows)]
         for records in matches:
             for record in records:
                 if record[4]:
-                    bucket = cost_bucket(float(record[6]))  # type: ignore[arg-type]
-                    counts[bucket][0] += 1
-                    counts[bucket][1] += bool(record[5])
-        table[name] = [(n, k) for n, k in counts]
-    highest = [max((k / n if n else 0.0) for name, rows in table.items() if name != "peeker" for n, k in [rows[b]])
-               for b in range(buckets)]
+                    row, column = cell(record)
+                    counts[row][column][0] += 1
+                    counts[row][column][1] += bool(record[5])
+        table[name] = counts
+    highest = [[max((k / n if n else 0.0) for name, counts in table.items() if name != "peeker"
+                    for n, k in [counts[row][column]]) for column in range(columns)] for row in range(rows)]
+    adopt = tuple(tuple(math.ceil(100 * rate) / 100 for rate in row) for row in highest)
     edges = ["<" + str(COST_EDGES[0])] + [f"{a}-{b}" for a, b in itertools.pairwise(COST_EDGES)] + [
         f">={COST_EDGES[-1]}"]
-    print(f"{variant}: peek rate per peek-cost bucket (points), tuning seeds")
-    print("  " + " " * 10 + "".join(f"{edge:>16}" for edge in edges))
-    for name, rows in table.items():
-        print(f"  {name:<10}" + "".join(f"{(k / n if n else 0):>8.3f} of {n:<5}" for n, k in rows))
-    print(f"  {'highest':<10}" + "".join(f"{rate:>16.3f}" for rate in highest))
+    print(f"{variant}: peek rate per cell (actions × peek cost, points), tuning seeds")
+    for row in range(rows):
+        print(f"  {row + 2}{'+' if row == rows - 1 else ' '} actions " + "".join(f"{edge:>18}" for edge in edges))
+        for name, counts in table.items():
+            print(f"    {name:<10}" + "".join(f"{(k / n if n else 0):>9.3f} of {n:<5}" for n, k in counts[row]))
+    print(f"  adopt (highest honest, rounded up): {adopt!r}")
     zs = {}
     for name, matches in [*honest.items(), *peeker.items()]:
         zs[name] = [round(set_figures(variant, matches[i:i + set_size])[1], 2)
                     for i in range(0, len(matches) - set_size + 1, set_size)]
-        print(f"  z of {name}'s {set_size}-match sets (current HONEST_RATES): {zs[name]}")
-    return {"rates": {name: rows for name, rows in table.items()}, "highest": highest, "set_z": zs}
+        print(f"  z of {name}'s {set_size}-match sets (the HONEST_RATES in the code): {zs[name]}")
+    return {"rates": table, "highest": highest, "adopt": adopt, "set_z": zs}
 
 
 def evaluate(variant: str, honest: dict[str, list[Match]], peeker_side: dict[str, list[Match]], set_size: int,

@@ -16,6 +16,7 @@ from drawlog.analysis.fairplay import (
     HONEST_RATES,
     LOOK_CLOSER,
     MIN_PEEK_DECISIONS,
+    MOST_OPTIONS,
     STRONG_SIGNAL,
     binomial_z,
     cost_bucket,
@@ -85,16 +86,18 @@ def test_peek_cost_is_what_the_cheapest_omniscient_best_action_gives_up() -> Non
     assert peek_cost(decision(actions=())) == 0.0
 
 
-def test_honest_rate_by_cost_bucket() -> None:
+def test_honest_rate_by_actions_and_cost() -> None:
     assert [cost_bucket(cost) for cost in (0.0, 0.99, 1.0, 2.9, 3.0, 5.99, 6.0, 40.0)] == [0, 0, 1, 1, 2, 2, 3, 3]
-    assert len(COST_EDGES) + 1 == len(HONEST_RATES["draw"]) == len(HONEST_RATES["all-fives"])
     for rates in HONEST_RATES.values():
-        assert all(0 < rate < 1 for rate in rates)
-    assert honest_rate("all-fives", 7.5) == HONEST_RATES["all-fives"][3]
+        assert len(rates) == MOST_OPTIONS - 1
+        assert all(len(row) == len(COST_EDGES) + 1 and all(0 < rate < 1 for rate in row) for row in rates)
+    assert honest_rate("all-fives", 2, 7.5) == HONEST_RATES["all-fives"][0][3]
+    assert honest_rate("draw", 3, 0.5) == HONEST_RATES["draw"][1][0]
+    assert honest_rate("draw", 9, 1.5) == honest_rate("draw", MOST_OPTIONS, 1.5) == HONEST_RATES["draw"][-1][1]
 
 
 def test_signal_sums_the_honest_rates_of_the_peek_decisions_only() -> None:
-    p = HONEST_RATES["draw"][cost_bucket(3.0)]
+    p = honest_rate("draw", 2, 3.0)
     decisions = [decision(peeked=True)] * 3 + [decision()] * 2 + [decision(peek=False)] * 5
     found = signal(decisions)
     assert (found.peek_decisions, found.peeks) == (5, 3)
@@ -106,7 +109,7 @@ def test_signal_sums_the_honest_rates_of_the_peek_decisions_only() -> None:
 def test_player_rows_carry_the_z_and_the_verdict() -> None:
     rows = [player_row(figures) for figures in player_figures([decision(peeked=True)] * MIN_PEEK_DECISIONS)]
     assert rows[0]["peek_z"] == pytest.approx(binomial_z(MIN_PEEK_DECISIONS, MIN_PEEK_DECISIONS,
-                                                         HONEST_RATES["draw"][2]))
+                                                         honest_rate("draw", 2, 3.0)))
     assert rows[0]["verdict"] == "strong signal"
     none = player_row(player_figures([decision(peek=False)])[0])
     assert none["peek_z"] is None and none["verdict"] == "too few decisions (0)"

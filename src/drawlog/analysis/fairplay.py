@@ -7,19 +7,20 @@ honest player does that sometimes: by luck, or because the omniscient-best
 action was nearly as good from what they knew. A cheater who sees the hands
 does it nearly always.
 
-**The expected rate of an honest player depends on the decision.** When the
-omniscient-best action costs little from the player's information (its
-*peek cost*: best information equity − its information equity, the cheapest
-omniscient-best action, :func:`peek_cost`), a good honest player often takes
-it (the sampled deals say it is about as good); when it costs many points, an
-honest player rarely does. A single rate for all peek decisions would flag a
-strong honest player whose peek decisions happen to be close calls, or hide a
-cheater who peeks only when it looks cheap. So each peek decision ``i`` gets
-its own honest rate ``p_i`` = :data:`HONEST_RATES` of its game and its cost
-bucket (:data:`COST_EDGES`): the highest rate any honest bot (random, greedy,
-tactician, expert) showed in that bucket on tuning seeds (the most
-honest-looking play we know, so an honest player is not expected to exceed
-it). Then, over a player's ``n`` peek decisions with ``k`` peeks::
+**The expected rate of an honest player depends on the decision.** With two
+actions a player who picks at random takes the omniscient-best one half the
+time, with six far less often; and when the omniscient-best action costs
+little from the player's information (its *peek cost*: the best information
+equity − its information equity, the cheapest omniscient-best action,
+:func:`peek_cost`), a good honest player often takes it (the sampled deals say
+it is about as good), when it costs many points rarely. A single rate for all
+peek decisions would flag an honest player whose peek decisions happen to be
+two-way choices or close calls. So each peek decision ``i`` gets its own honest
+rate ``p_i`` = :data:`HONEST_RATES` of its game, its number of actions (2, 3,
+4, 5 or more) and its cost bucket (:data:`COST_EDGES`): the highest rate any
+honest bot (random, greedy, tactician, expert) showed in that cell on tuning
+seeds — the most honest-looking play we know, so an honest player should not
+exceed it. Then, over a player's ``n`` peek decisions with ``k`` peeks::
 
     z = (k − Σ p_i) / sqrt(Σ p_i (1 − p_i))
 
@@ -43,11 +44,15 @@ from .decisions import TIE, Decision
 
 #: Peek-cost buckets (points): below 1, 1 to below 3, 3 to below 6, 6 and above.
 COST_EDGES: Final = (1.0, 3.0, 6.0)
-#: The honest rate of each cost bucket, per game: the highest any honest bot showed there on tuning seeds
-#: (``experiments/fairplay.py --tune``, 16 deals per decision).
-HONEST_RATES: Final[dict[str, tuple[float, ...]]] = {
-    "draw": (0.5, 0.4, 0.3, 0.2),
-    "all-fives": (0.5, 0.4, 0.3, 0.2),
+#: The most actions told apart: a decision with more counts as one with this many.
+MOST_OPTIONS: Final = 5
+#: The honest rate per game, per number of actions (2, 3, 4, 5+) and cost bucket: the highest rate any honest
+#: bot showed in that cell on tuning seeds (``experiments/fairplay.py --tune``: 240 honest and 120 peeker matches
+#: per game, seeds from 1,000,000, 16 deals per decision), rounded up to the hundredth.
+HONEST_RATES: Final[dict[str, tuple[tuple[float, ...], ...]]] = {
+    "draw": ((0.59, 0.56, 0.45, 0.43), (0.51, 0.47, 0.38, 0.38), (0.42, 0.43, 0.34, 0.27), (0.35, 0.29, 0.25, 0.19)),
+    "all-fives": ((0.74, 0.52, 0.53, 0.55), (0.48, 0.44, 0.43, 0.38), (0.48, 0.52, 0.37, 0.28),
+                  (0.42, 0.35, 0.31, 0.19)),
 }
 #: Fewer peek decisions than this give no verdict.
 MIN_PEEK_DECISIONS: Final = 30
@@ -78,9 +83,9 @@ def cost_bucket(cost: float) -> int:
     return sum(cost >= edge for edge in COST_EDGES)
 
 
-def honest_rate(variant: str, cost: float) -> float:
-    """The rate at which honest players take the omniscient-best action at a peek decision of this cost."""
-    return HONEST_RATES[variant][cost_bucket(cost)]
+def honest_rate(variant: str, options: int, cost: float) -> float:
+    """The rate at which honest players take the omniscient-best action at a peek decision like this one."""
+    return HONEST_RATES[variant][min(options, MOST_OPTIONS) - 2][cost_bucket(cost)]
 
 
 def binomial_z(peeks: int, decisions: int, rate: float) -> float:
@@ -135,7 +140,7 @@ def signal(decisions: Iterable[Decision]) -> Signal:
     for decision in decisions:
         if not decision.peek_decision:
             continue
-        rate = honest_rate(decision.variant, peek_cost(decision))
+        rate = honest_rate(decision.variant, decision.options, peek_cost(decision))
         count += 1
         peeks += decision.peeked
         expected += rate
@@ -143,5 +148,5 @@ def signal(decisions: Iterable[Decision]) -> Signal:
     return Signal(count, peeks, expected, variance)
 
 
-__all__ = ["COST_EDGES", "HONEST_RATES", "LOOK_CLOSER", "MIN_PEEK_DECISIONS", "NO_SIGNAL", "STRONG_SIGNAL", "VERDICTS", "Signal",
+__all__ = ["COST_EDGES", "HONEST_RATES", "LOOK_CLOSER", "MIN_PEEK_DECISIONS", "MOST_OPTIONS", "NO_SIGNAL", "STRONG_SIGNAL", "VERDICTS", "Signal",
            "binomial_z", "cost_bucket", "honest_rate", "peek_cost", "signal", "verdict", "weighted_z"]
