@@ -74,8 +74,11 @@ def chunk_records(variant: str, lineup: Sequence[str], count: int, seed: int, sa
 
 
 def collect(cache: Path, variant: str, lineups: Sequence[Sequence[str]], matches: int, seed: int, samples: int,
-            chunk: int, label: str) -> list[dict[str, object]]:
-    """The chunks of ``matches`` matches (lineups in turn, seeds ``seed``, ``seed + 1`` …), from ``cache`` or made."""
+            chunk: int, label: str, cached_only: bool = False) -> list[dict[str, object]]:
+    """The chunks of ``matches`` matches (lineups in turn, seeds ``seed``, ``seed + 1`` …), from ``cache`` or made.
+
+    ``cached_only``: make none; stop at the first chunk not in the cache (a report on a run cut short).
+    """
     cache.mkdir(parents=True, exist_ok=True)
     path = cache / f"{label}-{variant}-s{samples}.jsonl"
     done: dict[int, dict[str, object]] = {}
@@ -92,6 +95,8 @@ def collect(cache: Path, variant: str, lineups: Sequence[Sequence[str]], matches
             lineup = lineups[index % len(lineups)]
             item = done.get(seed + index)
             if item is None or item["matches"] != count or item["lineup"] != list(lineup):
+                if cached_only:
+                    break
                 item = chunk_records(variant, lineup, count, seed + index, samples)
                 handle.write(json.dumps(item) + "\n")
                 handle.flush()
@@ -153,16 +158,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", default=",".join(GAMES), help="draw, all-fives or both (comma-separated)")
     parser.add_argument("--boot", type=int, default=2000, help="bootstrap resamples")
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="where the decision records are kept")
+    parser.add_argument("--cached-only", action="store_true", help="simulate nothing: report on the chunks "
+                        "already in the cache (a run cut short), saying how many matches that is")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
     results = {}
     for variant in args.games.split(","):
-        chunks = collect(args.cache, variant, PAIRINGS, args.matches, args.seed, args.samples, args.chunk, "honest")
+        chunks = collect(args.cache, variant, PAIRINGS, args.matches, args.seed, args.samples, args.chunk, "honest",
+                         args.cached_only)
+        played = sum(int(item["matches"]) for item in chunks)  # type: ignore[call-overload]
         table = accuracy_table(chunks, args.boot, args.seed)
         ordered = all(table[a]["high"] < table[b]["low"] for a, b in itertools.pairwise(HONEST))
-        results[variant] = {"matches": args.matches, "samples": args.samples, "bots": table,
+        results[variant] = {"matches": played, "samples": args.samples, "bots": table,
                             "ordered_without_overlap": ordered}
-        print(f"{variant}: {args.matches} matches, {args.samples} deals per decision, seeds {args.seed}…")
+        print(f"{variant}: {played} matches, {args.samples} deals per decision, seeds {args.seed}…")
         for bot, row in table.items():
             print(f"  {bot:<10} {row['matches']:>5} matches {row['decisions']:>7} decisions  accuracy "
                   f"{row['accuracy']:.2f} [{row['low']:.2f}, {row['high']:.2f}]  mean error {row['mean_error']:.2f}")

@@ -18,7 +18,8 @@ Without it (held-out seeds, from 0): the share of peeker sets flagged
 ``strong signal`` and of honest sets flagged (false alarms) and sent to ``look
 closer``, with 95 % Wilson intervals; and, since disjoint sets are costly, the
 same shares over ``--resample`` sets of 50 matches drawn with replacement from
-the held-out matches (a match bootstrap: an estimate, not independent sets).
+the held-out matches of one bot (a match bootstrap, shared equally among the
+honest bots: an estimate, not independent sets).
 
     python experiments/fairplay.py --tune --peeker-matches 120 --honest-matches 240
     python experiments/fairplay.py --peeker-matches 10000 --honest-matches 10000   # 200 sets each way per game
@@ -144,7 +145,7 @@ def evaluate(variant: str, honest: dict[str, list[Match]], peeker_side: dict[str
         for bot, matches in source.items():
             key = "peeker" if bot == "peeker" else "honest"
             name = bot if bot == "peeker" else f"{bot} ({label})"
-            pools.setdefault(key, []).extend(matches)
+            pools.setdefault(bot, []).extend(matches)
             sets = [set_figures(variant, matches[i:i + set_size])
                     for i in range(0, len(matches) - set_size + 1, set_size)]
             groups.setdefault(name, []).extend(sets)
@@ -163,9 +164,9 @@ def evaluate(variant: str, honest: dict[str, list[Match]], peeker_side: dict[str
         strong = sum(v == "strong signal" for _, _, v in sets)
         closer = sum(v != "no signal" and not v.startswith("too few") for _, _, v in sets)
         rng = random.Random(seed)
-        pool = pools.get(key, [])
+        bots = [bot for bot in pools if (bot == "peeker") == (key == "peeker")]
         boot = [set_figures(variant, [pool[rng.randrange(len(pool))] for _ in range(set_size)])
-                for _ in range(resample if pool else 0)]
+                for bot in bots for pool in [pools[bot]] for _ in range(resample // len(bots))]
         boot_strong = sum(v == "strong signal" for _, _, v in boot)
         boot_closer = sum(v != "no signal" and not v.startswith("too few") for _, _, v in boot)
         out[f"all {key}"] = {"sets": len(sets), "strong": strong, "strong_wilson": wilson(strong, len(sets)),
@@ -190,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", default=",".join(GAMES), help="draw, all-fives or both (comma-separated)")
     parser.add_argument("--resample", type=int, default=2000, help="match-bootstrap sets per side")
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="where the decision records are kept")
+    parser.add_argument("--cached-only", action="store_true", help="simulate nothing: report on the chunks "
+                        "already in the cache (a run cut short), saying how many matches that is")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
     seed = TUNING_SEED if args.tune else 0
@@ -198,15 +201,19 @@ def main(argv: list[str] | None = None) -> int:
                               "honest_rates": HONEST_RATES}, "samples": args.samples, "set_size": args.set_size,
                "peeker_matches": args.peeker_matches, "honest_matches": args.honest_matches}
     for variant in args.games.split(","):
-        honest = by_bot(collect(args.cache, variant, PAIRINGS, args.honest_matches, seed, args.samples, args.chunk,
-                                "honest"))
-        peeker = by_bot(collect(args.cache, variant, PEEKER_LINEUPS, args.peeker_matches, seed, args.samples,
-                                args.chunk, "peeker"))
+        honest_chunks = collect(args.cache, variant, PAIRINGS, args.honest_matches, seed, args.samples, args.chunk,
+                                "honest", args.cached_only)
+        peeker_chunks = collect(args.cache, variant, PEEKER_LINEUPS, args.peeker_matches, seed, args.samples,
+                                args.chunk, "peeker", args.cached_only)
+        played = {"honest_matches": sum(int(item["matches"]) for item in honest_chunks),  # type: ignore[call-overload]
+                  "peeker_matches": sum(int(item["matches"]) for item in peeker_chunks)}  # type: ignore[call-overload]
+        print(f"{variant}: {played['honest_matches']} honest and {played['peeker_matches']} peeker matches")
+        honest, peeker = by_bot(honest_chunks), by_bot(peeker_chunks)
         if args.tune:
-            results[variant] = tune(variant, honest, peeker, args.set_size)
+            results[variant] = {**played, **tune(variant, honest, peeker, args.set_size)}
             continue
         table = evaluate(variant, honest, peeker, args.set_size, args.resample, seed)
-        results[variant] = table
+        results[variant] = {**played, **table}
         print(f"{variant}: sets of {args.set_size} matches, {args.samples} deals per decision, held-out seeds")
         for name, row in table.items():
             print(f"  {name:<24} " + ", ".join(f"{key} {value if not isinstance(value, float) else round(value, 2)}"
