@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import msgspec
@@ -61,6 +61,8 @@ class SimulationOptions:
     variant: str = "draw"
     #: House rules: ``hand`` (tiles dealt to each player) and, in Draw, ``reserve``; the standard when left out.
     rules: Mapping[str, int] | None = None
+    #: The bots by name (default: :data:`~drawlog.play.bots.BOTS`); ``drawlog simulate`` adds the analysis's bots.
+    bot_table: Mapping[str, Callable[[], Bot]] | None = None
 
 
 def default_match_prefix(seed: int, output: str) -> str:
@@ -158,7 +160,8 @@ class Simulator:
         rng, options = self.rng, self.options
         players = options.players if options.players != "mixed" else rng.choice((2, 3, 4))
         names = tuple(f"p{seat + 1}" for seat in range(int(players)))
-        bots = [BOTS[options.bots[seat % len(options.bots)]]() for seat in range(len(names))]
+        table = options.bot_table if options.bot_table is not None else BOTS
+        bots = [table[options.bots[seat % len(options.bots)]]() for seat in range(len(names))]
         meta = {**(options.meta or {}), "bots": [bot.name for bot in bots]}
         for _ in range(MAX_ATTEMPTS):
             events = self._play_match(match_id, names, bots, meta)
