@@ -105,3 +105,10 @@ def merged(tables: Mapping[str, pl.LazyFrame], aliases: Mapping[str, str]) -> di
             pl.col(column[:-2]).list.eval(canonical(pl.element(), aliases)) if column.endswith("[]")
             else canonical(column, aliases) for column in columns)
     return renamed
+
+
+def open_merged(folder: str | Path, aliases: Mapping[str, str] | None = None) -> dict[str, pl.LazyFrame]:
+    """The tables of a statistics folder (:func:`~drawlog.tables.dataset.open_tables`) with aliases merged."""
+    from .dataset import open_tables
+
+    return merged(open_tables(folder), aliases or {})
