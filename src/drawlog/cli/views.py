@@ -69,7 +69,7 @@ def players(
 ) -> None:
     """A leaderboard per player and variant: one ranking per game, with the rating ± its sigma.
 
-    Short by default (rank, player, variant, matches, match_wins, win_share,
+    Short by default (player, variant, rank, matches, match_wins, win_share,
     rating, rating_sigma); --all adds how they win, draw and break rules.
     Results and ratings count valid finished matches (--include-invalid: the
     invalid ones too); invalid_matches says how many of the player's finished
@@ -101,7 +101,7 @@ def players(
         if every_column:
             return board
         ranked = board.with_columns(pl.int_range(1, pl.len() + 1).over(keys).cast(pl.Int64).alias("rank"))
-        return ranked.select("rank", "player", *keys, *SHORT_COLUMNS)
+        return ranked.select("player", *keys, "rank", *SHORT_COLUMNS)
 
     _frame_command(compute, output_format, output, folder, grouped=True)
 
