@@ -114,3 +114,14 @@ def test_a_bad_aliases_file_exits_2_naming_it(two_nights: Path, tmp_path: Path):
     assert result.exit_code == 2
     assert f"{bad}: 'x' is given two canonical names" in result.output
     assert "Traceback" not in result.output
+
+
+def test_the_report_merges_the_names_too(two_nights: Path, tmp_path: Path):
+    pages = {}
+    for name, extra in (("apart", []), ("together", ["--alias", str(two_nights / "aliases.toml")])):
+        target = tmp_path / f"{name}.html"
+        result = runner.invoke(app, ["report", str(two_nights / "stats"), "-o", str(target), "-q", *extra])
+        assert result.exit_code == 0, result.output
+        pages[name] = target.read_text(encoding="utf-8")
+    assert ">Ann<" in pages["apart"]
+    assert ">Ann<" not in pages["together"] and ">ann<" in pages["together"]
