@@ -44,12 +44,15 @@ def rating_history(matches: pl.LazyFrame) -> pl.DataFrame:
     """
     from openskill.models import PlackettLuce
 
-    ordered = in_rating_order(matches).collect()
+    ordered = in_rating_order(matches).collect().with_row_index("order")
     model = PlackettLuce()
     current: dict[tuple[str, str], Any] = {}
     played: dict[tuple[str, str], int] = {}
-    columns: dict[str, list[Any]] = {name: [] for name in (*HISTORY_COLUMNS, "order")}
-    for order, (game, match, started, names, scores, forfeit) in enumerate(ordered.iter_rows()):
+    columns: dict[str, list[Any]] = {name: [] for name in HISTORY_COLUMNS if name != "started_at"}
+    columns["order"] = []
+    # started_at stays in polars (a crafted table may hold dates Python cannot: the year 0)
+    rows = ordered.select("variant", "match", "player_names", "scores", "forfeit").iter_rows()
+    for order, (game, match, names, scores, forfeit) in enumerate(rows):
         teams = [[current.get((name, game)) or model.rating(name=name)] for name in names]
         before = [team[0].ordinal() for team in teams]
         rated = model.rate(teams, scores=_ranked(names, list(scores), forfeit))
@@ -60,14 +63,15 @@ def rating_history(matches: pl.LazyFrame) -> pl.DataFrame:
             current[key] = rating
             played[key] = played.get(key, 0) + 1
             ordinal = rating.ordinal()
-            for column, value in (("variant", game), ("player", name), ("match", match), ("started_at", started),
+            for column, value in (("variant", game), ("player", name), ("match", match),
                                   ("rated_matches", played[key]), ("mu", rating.mu), ("sigma", rating.sigma),
                                   ("ordinal", ordinal), ("change", ordinal - previous), ("order", order)):
                 columns[column].append(value)
-    schema = {"variant": pl.String, "player": pl.String, "match": pl.String,
-              "started_at": ordered.schema["started_at"], "rated_matches": pl.Int64, "mu": pl.Float64,
-              "sigma": pl.Float64, "ordinal": pl.Float64, "change": pl.Float64, "order": pl.Int64}
-    return pl.DataFrame(columns, schema=schema).sort("variant", "player", "order").drop("order")
+    schema = {"variant": pl.String, "player": pl.String, "match": pl.String, "rated_matches": pl.Int64,
+              "mu": pl.Float64, "sigma": pl.Float64, "ordinal": pl.Float64, "change": pl.Float64,
+              "order": pl.UInt32}
+    found = pl.DataFrame(columns, schema=schema).join(ordered.select("order", "started_at"), on="order", how="left")
+    return found.sort("variant", "player", "order").select(HISTORY_COLUMNS)
 
 
 def history_by(history: pl.DataFrame, by: str) -> pl.DataFrame:
