@@ -30,8 +30,8 @@ def _matches(rows: list[tuple]) -> pl.LazyFrame:
         [{"file": "season.jsonl", "match": match, "variant": "draw", "player_names": names, "scores": scores,
           "forfeit": forfeit, "started_at": started, "first_line": index * 100 + 1, "players": len(names),
           "winner": None if forfeit is None and scores.count(max(scores)) > 1
-          else [name for name, score in zip(names, scores) if name != forfeit and
-                score == max(s for n, s in zip(names, scores) if n != forfeit)][0],
+          else next(name for name, score in zip(names, scores) if name != forfeit and
+                    score == max(s for n, s in zip(names, scores) if n != forfeit)),
           "complete": True, "decided": True, "replayed": True, "valid": True}
          for index, (match, names, scores, forfeit, started) in enumerate(rows)],
         schema_overrides={"started_at": pl.Datetime("us", "UTC"), "forfeit": pl.String})

@@ -10,25 +10,31 @@ The computations are pure functions of :mod:`drawlog.tables` (``reports``,
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from .app import EXIT_UNUSABLE, _settings, app
-from .tables import FrameFormatOption, FrameOutputOption, IncludeInvalidOption, VariantOption, _frame_command
+from .tables import (
+    FrameFormatOption,
+    FrameOutputOption,
+    IncludeInvalidOption,
+    VariantOption,
+    _frame_command,
+)
 
 FolderArgument = Annotated[str, typer.Argument(metavar="DIR", help="A folder (or a URL: s3://…, file://…) written by "
                                                                    "`drawlog stats` or `drawlog audit`.")]
 
 #: ``--alias`` of ``players``, ``ratings``, ``h2h`` and ``seats``.
-AliasOption = Annotated[Optional[str], typer.Option(
+AliasOption = Annotated[str | None, typer.Option(
     "--alias", metavar="FILE", help="Merge players' names: a TOML or JSON file mapping each canonical name to a list "
                                     "of its aliases (default: [tool.drawlog] aliases, if set).")]
 #: ``--by`` periods of ``players`` and ``ratings``.
 PERIOD_HELP = "day, week (Monday to Sunday, UTC) or month of the matches' ts (no ts: undated)"
 
 
-def _aliases(alias_file: Optional[str]) -> dict[str, str]:
+def _aliases(alias_file: str | None) -> dict[str, str]:
     """The aliases to merge: ``--alias FILE``, else the configuration's ``aliases``; an unusable file exits 2."""
     from ..tables.aliases import AliasError, load_aliases
     from ..views.terminal import shown
@@ -55,7 +61,7 @@ SHORT_COLUMNS = ("matches", "match_wins", "win_share", "rating", "rating_sigma")
 @app.command()
 def players(
     folder: FolderArgument,
-    by: Annotated[Optional[str], typer.Option(metavar="COLUMN", help="Also group by this matches column (tournament, "
+    by: Annotated[str | None, typer.Option(metavar="COLUMN", help="Also group by this matches column (tournament, "
                                                    f"table_name, file), or by {PERIOD_HELP}.")] = None,
     sort: Annotated[str, typer.Option(metavar="COLUMN", help="Sort by this column, best first (names A to Z).")] = "rating",
     reverse: Annotated[bool, typer.Option("--reverse", help="Sort the other way.")] = False,
@@ -90,7 +96,7 @@ def players(
     game = variant.value if variant is not None else None
     aliases = _aliases(alias)
 
-    def compute():  # noqa: ANN202
+    def compute():
         tables = open_merged(folder, aliases)
         if by in PERIODS:
             tables = with_period(tables, by)
@@ -111,7 +117,7 @@ def ratings(
     folder: FolderArgument,
     history: Annotated[bool, typer.Option("--history", help="The rating after each match, per player (the last row "
                                                           "of each is their rating).")] = False,
-    by: Annotated[Optional[str], typer.Option(metavar="PERIOD", help=f"With --history: the rating at the end of each "
+    by: Annotated[str | None, typer.Option(metavar="PERIOD", help=f"With --history: the rating at the end of each "
                                                                      f"{PERIOD_HELP}.")] = None,
     variant: VariantOption = None,
     include_invalid: IncludeInvalidOption = False,
@@ -135,7 +141,7 @@ def ratings(
     game = variant.value if variant is not None else None
     aliases = _aliases(alias)
 
-    def compute():  # noqa: ANN202
+    def compute():
         import polars as pl
 
         from ..tables.history import history_by, rating_history
@@ -152,7 +158,7 @@ def ratings(
     _frame_command(compute, output_format, output, folder, grouped=history)
 
 
-def _counted_matches(folder: str, aliases: dict[str, str], variant: Optional[str], include_invalid: bool):  # noqa: ANN202
+def _counted_matches(folder: str, aliases: dict[str, str], variant: str | None, include_invalid: bool):
     """The folder's tables with aliases merged, and its counted matches (of one variant, or all)."""
     import polars as pl
 
@@ -186,7 +192,7 @@ def h2h(
     game = variant.value if variant is not None else None
     aliases = _aliases(alias)
 
-    def compute():  # noqa: ANN202
+    def compute():
         from ..tables.h2h import head_to_head, matrix
 
         _, matches = _counted_matches(folder, aliases, game, include_invalid)
@@ -216,7 +222,7 @@ def seats(
     game = variant.value if variant is not None else None
     aliases = _aliases(alias)
 
-    def compute():  # noqa: ANN202
+    def compute():
         from ..tables.seats import by_opener, by_seat
 
         tables, matches = _counted_matches(folder, aliases, game, include_invalid)

@@ -17,6 +17,7 @@ rounds, players, moves, violations) lazily, so ``players``, ``ratings``,
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -43,7 +44,10 @@ def load_aliases(path: str | Path) -> dict[str, str]:
         except ValueError as error:
             raise AliasError(f"{where}: not valid JSON: {error}") from None
     else:
-        import tomllib
+        if sys.version_info >= (3, 11):
+            import tomllib
+        else:  # pragma: no cover - Python 3.10
+            import tomli as tomllib
 
         try:
             document = tomllib.loads(text)
