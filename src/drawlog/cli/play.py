@@ -90,6 +90,11 @@ def simulate(
         "--rules", metavar="KEY=N", help="House rules, comma-separated or repeated: hand=N (tiles dealt to each player), "
                         "reserve=N (Draw only: stock tiles never drawn).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, no results table.")] = False,
+    names: Annotated[Optional[str], typer.Option("--names", metavar="NAMES", help="A roster, comma-separated "
+                                                 "(ann,bob,cat,dan): each match's players drawn from it (seeded), "
+                                                 "each keeping one bot (--bots dealt round the roster).")] = None,
+    pool: Annotated[Optional[int], typer.Option("--pool", metavar="N", min=2, help="A roster of N generated names "
+                                                "(ann, bob, … zoe, ann2 …), as --names.")] = None,
 ) -> None:
     """Play matches with built-in bots on the rules engine and write them in log format v1."""
     from rich.console import Console
@@ -103,6 +108,7 @@ def simulate(
         Simulator,
         check_options,
         default_match_prefix,
+        pool_names,
     )
     from ..views.frames import write_output
     from ..views.terminal import shown
@@ -126,10 +132,16 @@ def simulate(
                                 fault_rate=faults, variant=variant.value,
                                 match_prefix=default_match_prefix(seed, output) if match_prefix is None else match_prefix,
                                 rules=_house_rules(rules or []), bot_table=_bot_table(lineup))
+    if names is not None and pool is not None:
+        raise typer.BadParameter("give --names or --pool, not both", param_hint="--names/--pool")
+    if names is not None or pool is not None:
+        options.roster = [name.strip() for name in names.split(",") if name.strip()] if names is not None \
+            else pool_names(pool or 0)
     try:
         check_options(options)
     except ValueError as error:
-        raise typer.BadParameter(str(error), param_hint="--rules") from None
+        hint = "--names/--pool" if "roster" in str(error) else "--rules"
+        raise typer.BadParameter(shown(str(error)), param_hint=hint) from None
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -157,7 +169,10 @@ def simulate(
         listed = encode_faults(tally.faults, as_array=faults_file.lower().endswith(".json"))
         write_output(faults_file, lambda listing: listing.write(listed))
     if not quiet:
-        report.print(results_table(tally.matches, tally.rows()))
+        results = results_table(tally.matches, tally.rows())
+        if options.roster:
+            results.columns[0].header = "player (bot)"
+        report.print(results)
         if simulator.abandoned:
             undecided = quantity(simulator.abandoned, "deal", "deals")
             report.print(Text(f"{undecided} of a match undecided after {MAX_ROUNDS:,} rounds played again from the "
