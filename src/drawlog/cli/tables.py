@@ -239,10 +239,10 @@ def stats(
                            max_per_match=max_per_match or MAX_PER_MATCH, max_per_line=max_per_line or MAX_PER_LINE,
                            max_open_matches=max_open_matches, rebuild=rebuild)
     console = Console(stderr=True)
-    console.print(Text(f"wrote {shown(out)}: {summary_line(summary)}"), soft_wrap=True)
     inputs_line = _inputs_line(out)
-    if inputs_line:
+    if inputs_line:  # (before the last line, which says what was written)
         console.print(Text(inputs_line), soft_wrap=True)
+    console.print(Text(f"wrote {shown(out)}: {summary_line(summary)}"), soft_wrap=True)
 
 
 def _inputs_line(out: str) -> str | None:
