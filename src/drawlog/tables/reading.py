@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import OutputError
+from .analysis_tables import analysis_sources
 from .output import MANIFEST, recover
 from .partitions import keeps_keys
 from .stats import TABLES
@@ -75,6 +76,20 @@ def table_sources(folder: Path) -> Iterator[tuple[str, Path, bool]]:
             yield name, folder / name, True
 
 
+def _scanned(path: Path, again: str):
+    """A table folder of part files as a LazyFrame, each file's footer checked first."""
+    import polars as pl
+    import pyarrow.parquet as pq
+
+    files = sorted(path.glob("part-*.parquet"))
+    for file in files:
+        try:
+            pq.read_metadata(file)
+        except Exception as error:  # noqa: BLE001 - whatever pyarrow makes of it
+            raise OutputError(f"cannot read {file}: {error}; {again}") from None
+    return pl.scan_parquet(files, glob=False)
+
+
 def open_local_tables(folder: str | Path):
     """The tables of a local statistics folder as polars LazyFrames, by name.
 
@@ -105,7 +120,10 @@ def open_local_tables(folder: str | Path):
         # glob=False: a folder named with [, * or ? is a name, not a pattern
         hive = partitioned and bool(files) and not keeps_keys(files[0], name)  # older drawlogs: the key in names only
         frames[name] = pl.scan_parquet(path, hive_partitioning=hive, glob=False)
+    analysis = analysis_sources(folder)
+    for name, path in analysis.items():  # analyze --out's tables (part-*.parquet, never partitioned)
+        frames[name] = _scanned(path, again)
     missing = [name for name in TABLES if name not in frames]
-    if missing:
+    if missing and (len(missing) < len(TABLES) or not analysis):  # (analyze --out alone: its tables only)
         raise OutputError(f"{folder} lacks the {', '.join(missing)} table{'s' if len(missing) > 1 else ''}; {again}")
     return frames
