@@ -273,7 +273,7 @@ def test_replay_analyze_text_draws_the_table_under_the_board() -> None:
     result = run("replay", f"{LOG}:{decision['line']}", "--analyze", "--samples", 16, "--seed", 3)
     assert result.exit_code == 0, result.output
     text = result.stdout
-    assert (f"analysis of {decision['player']}'s decision (16 deals): error {decision['error']:.2f} points "
+    assert (f"analysis of {decision['player']}'s decision (16 deals): error {decision['error']:.2f} "
             f"({decision['class']}), swing {decision['swing']:.2f}") in text
     for action in decision["actions"]:
         row = next(line for line in text.splitlines() if line.strip().startswith(action["action"] + " "))

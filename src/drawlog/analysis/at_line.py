@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..log.events import MatchStart, Play, Draw, Pass
+from ..log.events import Draw, MatchStart, Pass, Play
 from ..log.sources import Source
 from .decisions import Decision
 from .walk import Stop, WalkOptions, _events, _MatchWalk, _start, first_errors

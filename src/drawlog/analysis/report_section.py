@@ -3,16 +3,14 @@
 Per player and game, the ``analysis_players`` row; per match (the first
 :data:`MAX_MATCHES` in file and match order), its critical moments as
 :func:`~drawlog.analysis.moments.critical_moments` picks them from the
-``decisions`` rows, the first ``max_boards`` with the board after the move
-(:func:`~drawlog.tables.report_boards.frames_at`, the logs opened only as the
-report's :class:`~drawlog.tables.report_data.LogAccess` allows).
+``decisions`` rows. The command line puts the boards in (``board`` of each
+moment, from :mod:`drawlog.tables.report_boards`, which this room does not
+import).
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Mapping
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any, Final
 
 from .decisions import Decision
@@ -23,8 +21,6 @@ from .summary import DECISION_COLUMNS, PLAYER_COLUMNS
 MAX_MATCHES: Final = 50
 #: Rows of the players table.
 MAX_PLAYERS: Final = 500
-#: Seconds the moments' boards may take.
-BOARDS_SECONDS: Final = 300.0
 
 
 def _checked(frames: Mapping[str, Any], name: str, columns: tuple[tuple[str, str], ...]) -> Any:
@@ -48,39 +44,24 @@ def _decision(row: dict[str, Any]) -> Decision:
     return Decision(**values, error_class=row["class"])
 
 
-def analysis_section(frames: Mapping[str, Any], paths: Mapping[tuple[str, str], str | None],
-                     opened: Callable[[str, str | None], Path | str], max_boards: int) -> dict[str, Any]:
-    """The Analysis section's data: ``players`` (rows, total), ``moments`` (per match), ``matches`` (total).
+def analysis_section(frames: Mapping[str, Any]) -> dict[str, Any]:
+    """The Analysis section's data: ``players`` (rows, total), ``moments`` (per match), ``matches_total``.
 
-    ``frames``: the analysis tables (polars frames, lazy or not); ``paths``:
-    each ``(file, match)``'s stored path (the statistics' ``matches`` table);
-    ``opened``: the report's rule for opening a log (a path, or why not).
+    ``frames``: the analysis tables (polars frames, lazy or not), refused
+    (:class:`~drawlog.errors.OutputError`) without analyze's columns and types.
+    Each moment's ``board`` is None, for the caller to fill.
     """
-    from ..tables.report_boards import Wanted, board_of, frames_at
-
     players = _checked(frames, "analysis_players", PLAYER_COLUMNS).sort("variant", "player")
     decisions = _checked(frames, "decisions", DECISION_COLUMNS)
     keys = decisions.select("file", "match").unique(maintain_order=True)
-    shown_keys = keys.head(MAX_MATCHES)
-    chosen = decisions.join(shown_keys, on=["file", "match"], how="semi")
+    chosen = decisions.join(keys.head(MAX_MATCHES), on=["file", "match"], how="semi")
     moments: list[dict[str, Any]] = []
     for (file, match), group in chosen.group_by("file", "match", maintain_order=True):
-        rows = [{**moment.as_dict(), "file": file, "match": match}
+        rows = [{**moment.as_dict(), "file": file, "match": match, "board": None}
                 for moment in critical_moments(_decision(row) for row in group.iter_rows(named=True))]
         moments.append({"file": file, "match": match, "decisions": group.height, "moments": rows})
-    wanted = [Wanted(index, row["file"], paths.get((row["file"], row["match"])), row["line"], row["match"])
-              for index, row in enumerate(row for each in moments for row in each["moments"]) if index < max_boards]
-    boards = frames_at(wanted, opened=opened, deadline=time.monotonic() + BOARDS_SECONDS) if wanted else {}
-    index = 0
-    for each in moments:
-        for row in each["moments"]:
-            row["board"] = board_of(boards[index]) if index in boards else None
-            index += 1
     return {"players": players.head(MAX_PLAYERS).to_dicts(), "players_total": players.height,
-            "moments": moments, "matches_total": keys.height,
-            "boards": sum(1 for each in moments for row in each["moments"]
-                          if row["board"] is not None and row["board"]["board"] is not None),
-            "boards_limit": max_boards}
+            "moments": moments, "matches_total": keys.height, "boards": 0}
 
 
 __all__ = ["MAX_MATCHES", "analysis_section"]

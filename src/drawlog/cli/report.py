@@ -23,7 +23,7 @@ from .app import app, refuse_clobber
 from .tables import _write_stats
 
 if TYPE_CHECKING:
-    from ..tables.report_data import Spooled
+    from ..tables.report_data import LogAccess, Spooled
 
 
 def _statistics_folder(paths: list[str]) -> str | None:
@@ -240,17 +240,30 @@ def _analysed(paths: list[str], names: dict[str, str], jobs: int, quiet: bool) -
     return tables
 
 
-def _analysis_section(folder: str, fresh: dict[str, object] | None, access: object, boards: int) -> dict | None:
-    """The Analysis section's data (None when there is no analysis to show)."""
+def _analysis_section(folder: str, fresh: dict[str, object] | None, access: LogAccess, boards: int,
+                      ) -> dict[str, object] | None:
+    """The Analysis section's data (None when there is no analysis to show), the first ``boards`` moments drawn."""
+    import time
+
     from ..analysis.report_section import analysis_section
     from ..tables.dataset import open_tables
-    from ..tables.report_data import to_open
+    from ..tables.report_boards import Wanted, board_of, frames_at
+    from ..tables.report_data import BOARDS_SECONDS, to_open
 
     tables = open_tables(folder)
     if fresh is None:
         if not all(name in tables for name in ("decisions", "analysis_players", "luck")):
             return None
         fresh = {name: tables[name] for name in ("decisions", "analysis_players", "luck")}
+    section = analysis_section(fresh)
     paths = {(file, match): path for file, match, path in
              tables["matches"].select("file", "match", "path").unique().collect().iter_rows()}
-    return analysis_section(fresh, paths, lambda file, path: to_open(access, file, path), boards)
+    rows = [row for each in section["moments"] for row in each["moments"]][:boards]
+    wanted = [Wanted(index, row["file"], paths.get((row["file"], row["match"])), row["line"], row["match"])
+              for index, row in enumerate(rows)]
+    frames = frames_at(wanted, opened=lambda file, path: to_open(access, file, path),
+                       deadline=time.monotonic() + BOARDS_SECONDS) if wanted else {}
+    for index, row in enumerate(rows):
+        row["board"] = board_of(frames[index]) if index in frames else None
+    section["boards"] = sum(row["board"] is not None and row["board"]["board"] is not None for row in rows)
+    return section

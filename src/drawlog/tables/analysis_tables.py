@@ -25,9 +25,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from .output import MANIFEST, OutputFolder, _is_mount, _ours_inside
+from .reading import ANALYSIS_TABLES, TABLE_FORMAT, analysis_sources
 
-#: The analysis tables, in the order they are listed.
-ANALYSIS_TABLES: Final = ("decisions", "analysis_players", "luck")
 #: The manifest's entry naming what wrote the analysis tables.
 ANALYSIS_KEY: Final = "analysis"
 
@@ -64,7 +63,6 @@ def write_analysis_tables(frames: Mapping[str, Any], out: str | Path, about: Map
     :class:`~drawlog.errors.OutputError` (:class:`~drawlog.errors.OutputBusy`).
     """
     from .. import __version__
-    from .reading import TABLE_FORMAT
 
     folder = OutputFolder(Path(out)).open()
     staging, old = folder.staging, folder.target
@@ -110,12 +108,6 @@ def keep_analysis(old: Path, staging: Path) -> None:
         manifest = _manifest(staging)
         manifest[ANALYSIS_KEY] = entry
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-
-
-def analysis_sources(folder: Path) -> dict[str, Path]:
-    """The analysis tables a local statistics folder holds: their folders, by name."""
-    return {name: folder / name for name in ANALYSIS_TABLES
-            if (folder / name).is_dir() and any((folder / name).glob("part-*.parquet"))}
 
 
 __all__ = ["ANALYSIS_KEY", "ANALYSIS_TABLES", "analysis_sources", "keep_analysis", "write_analysis_tables"]

@@ -12,12 +12,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import OutputError
-from .analysis_tables import analysis_sources
 from .output import MANIFEST, recover
 from .partitions import keeps_keys
 from .stats import TABLES
 
-
+#: The tables ``drawlog analyze --out`` adds to a statistics folder (:mod:`~drawlog.tables.analysis_tables`).
+ANALYSIS_TABLES = ("decisions", "analysis_players", "luck")
 #: The version of the tables' columns, ``table_format`` in the manifest (a manifest without it is 1).
 TABLE_FORMAT = 5
 
@@ -74,6 +74,12 @@ def table_sources(folder: Path) -> Iterator[tuple[str, Path, bool]]:
             yield name, single, False
         elif (folder / name).is_dir() and any((folder / name).rglob("*.parquet")):
             yield name, folder / name, True
+
+
+def analysis_sources(folder: Path) -> dict[str, Path]:
+    """The analysis tables a local statistics folder holds: their folders, by name."""
+    return {name: folder / name for name in ANALYSIS_TABLES
+            if (folder / name).is_dir() and any((folder / name).glob("part-*.parquet"))}
 
 
 def _scanned(path: Path, again: str):

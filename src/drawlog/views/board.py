@@ -134,11 +134,11 @@ def frame_lines(frame: Frame, catalog: Catalog, width: int = 80) -> list[Text]:
 
 
 def analysis_lines(analysis: Mapping[str, Any]) -> list[Text]:
-    """``replay --analyze``'s table under the board: each action's equities, the taken and the best marked."""
+    """``replay --analyze``'s table under the board: each action's equities (points), the taken and the best marked."""
     if not analysis.get("decision"):
         return [Text(f"analysis: not a decision ({printable(analysis.get('why'))})", style=STYLES["dim"])]
     lines = [Text(f"analysis of {printable(analysis['player'])}'s decision ({analysis['samples']} deals): "
-                  f"error {analysis['error']:.2f} points ({printable(analysis['class'])}), "
+                  f"error {analysis['error']:.2f} ({printable(analysis['class'])}), "
                   f"swing {analysis['swing']:.2f}", style=STYLES["heading"])]
     rows = [("action", "equity", "omniscient", "")]
     for each in analysis["actions"]:

@@ -15,6 +15,7 @@ import base64
 import hashlib
 import html
 import json
+import math
 import re
 from importlib import resources
 from typing import Any
@@ -256,7 +257,7 @@ def _analysis_cells(row: dict[str, Any]) -> str:
     out = []
     for name, kind in ANALYSIS_PLAYERS:
         value = row.get(name)
-        if value is None or (isinstance(value, float) and value != value):  # null, or NaN
+        if value is None or (isinstance(value, float) and math.isnan(value)):  # null, or NaN
             out.append(f'<td{"" if kind == _TEXT else " class=num"}>{NOTHING}</td>')
         elif kind == _TEXT:
             out.append(f"<td>{escape(value)}</td>")
@@ -290,7 +291,7 @@ def _analysis(data: Any) -> str:
     matches = []
     for each in shown["moments"]:
         body = "".join(_moment_row(row) for row in each["moments"]) or \
-            f"<tr><td colspan=11 class=note>no decision with an error or a swing</td></tr>"
+            "<tr><td colspan=11 class=note>no decision with an error or a swing</td></tr>"
         matches.append(f"<h3>{escape(each['match'])} <span class=note>({escape(each['file'])}, "
                        f"{_number(each['decisions'], _COUNT)} decisions)</span></h3>"
                        f"<table class=moments><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
