@@ -285,3 +285,7 @@ def test_replay_analyze_text_draws_the_table_under_the_board() -> None:
 def test_replay_analyze_needs_a_line() -> None:
     result = run("replay", LOG, "--match", MATCH, "--analyze")
     assert result.exit_code == 2 and "FILE:LINE or --at LINE" in result.output
+    alone = run("replay", f"{LOG}:54", "--samples", 8)
+    assert alone.exit_code == 2 and "give --analyze too" in alone.output
+    at = _frames(LOG, "--match", MATCH, "--at", 54, "--analyze", "--samples", 8)[-1]
+    assert at["line"] == 54 and at["analysis"]["decision"] is True and at["analysis"]["samples"] == 8

@@ -199,7 +199,8 @@ def replay(
     = None,
     analyze: Annotated[bool, typer.Option("--analyze", help="Weigh the move at LINE (or --at) as `drawlog analyze` "
                                           "does: each legal action's information and omniscient equity, the best, "
-                                          "the error and its class (about 0.1 s at 64 samples).")] = False,
+                                          "the error and its class (hundredths of a second at 64 "
+                                          "samples for a 2-player match).")] = False,
     samples: Annotated[int, typer.Option(metavar="N", min=1, max=10_000, help="With --analyze: deals sampled "
                                          "(as analyze --samples).")] = 64,
     seed: Annotated[int, typer.Option(metavar="S", help="With --analyze: the random seed (as analyze --seed).")] = 0,
@@ -235,6 +236,8 @@ def replay(
     refuse_clobber("-o", output, [path])
     with tempfile.TemporaryDirectory(prefix="drawlog-replay-") as work:  # standard input or a pipe: read once
         source = kept_to_read_again(Source(path, Path(path)) if path != "-" else Source("-"), Path(work))
+        if not analyze and (samples != 64 or seed != 0):
+            raise typer.BadParameter("--samples and --seed weigh a move: give --analyze too", param_hint="--analyze")
         if analyze and line is None and at is None:
             raise typer.BadParameter("--analyze weighs the move at a line: give FILE:LINE or --at LINE",
                                      param_hint="--analyze")

@@ -156,7 +156,8 @@ def report(
     analyze: Annotated[bool, typer.Option("--analyze", help="When the tables hold no analysis (`drawlog analyze "
                                           "--out`), analyse the logs (from a statistics folder: the --logs ones) "
                                           "for the Analysis section, at analyze's defaults (64 deals per decision, "
-                                          "seed 0): about a second per 2-player match, use --jobs.")] = False,
+                                          "seed 0): about a second of CPU per 2-player match; --jobs "
+                                          "splits it.")] = False,
 ) -> None:
     """Write the audit as one HTML page that opens offline: summary, violations with boards, leaderboard, charts.
 
