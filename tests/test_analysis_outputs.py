@@ -289,3 +289,11 @@ def test_replay_analyze_needs_a_line() -> None:
     assert alone.exit_code == 2 and "give --analyze too" in alone.output
     at = _frames(LOG, "--match", MATCH, "--at", 54, "--analyze", "--samples", 8)[-1]
     assert at["line"] == 54 and at["analysis"]["decision"] is True and at["analysis"]["samples"] == 8
+
+
+def test_report_of_the_analysis_tables_alone_is_refused_in_one_line(tmp_path: Path) -> None:
+    out = tmp_path / "analysis"
+    analyze_out(out)
+    result = run("report", out, "-o", tmp_path / "r.html", "-q")
+    assert result.exit_code == 2 and "holds no matches table" in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "r.html").exists()
