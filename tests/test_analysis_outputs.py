@@ -297,3 +297,15 @@ def test_report_of_the_analysis_tables_alone_is_refused_in_one_line(tmp_path: Pa
     result = run("report", out, "-o", tmp_path / "r.html", "-q")
     assert result.exit_code == 2 and "holds no matches table" in result.output
     assert "Traceback" not in result.output and not (tmp_path / "r.html").exists()
+
+
+def test_report_analyze_of_standard_input_names_it_and_draws_from_the_copy(tmp_path: Path) -> None:
+    text = "".join(line + "\n" for line in LOG.read_text().splitlines() if f'"{MATCH}"' in line)
+    result = runner.invoke(app, ["report", "-", "-o", str(tmp_path / "r.html"), "-q", "--analyze"], input=text)
+    assert result.exit_code == 0, result.output
+    section = _section((tmp_path / "r.html").read_text())
+    assert f"<h3>{MATCH} <span class=note>(-, 116 decisions)" in section
+    assert "drawlog replay" not in section  # standard input: no file to name
+    moments = section[section.index("<table class=moments>"):]
+    rows = moments.count("<tr><td class=num>")
+    assert rows >= 5 and moments.count("<div class=board><svg") == rows

@@ -237,7 +237,8 @@ def _analysed(paths: list[str], names: dict[str, str], jobs: int, quiet: bool) -
     tables = frames([d for a in matches for d in a.decisions], [v for a in matches for v in a.luck],
                     [r for a in matches for r in a.results])
     if names:
-        tables = {name: frame.with_columns(pl.col("file").replace(names)) for name, frame in tables.items()}
+        tables = {name: frame.with_columns(pl.col("file").replace(names)) if "file" in frame.columns else frame
+                  for name, frame in tables.items()}
     return tables
 
 
