@@ -305,7 +305,7 @@ def test_report_analyze_of_standard_input_names_it_and_draws_from_the_copy(tmp_p
     assert result.exit_code == 0, result.output
     section = _section((tmp_path / "r.html").read_text())
     assert f"<h3>{MATCH} <span class=note>(-, 116 decisions)" in section
-    assert "drawlog replay" not in section  # standard input: no file to name
+    assert "--analyze</code>" not in section  # standard input: no file to name in a command
     moments = section[section.index("<table class=moments>"):]
     rows = moments.count("<tr><td class=num>")
     assert rows >= 5 and moments.count("<div class=board><svg") == rows
