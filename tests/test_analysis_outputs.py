@@ -128,9 +128,11 @@ def test_analyze_alone_makes_a_folder_query_reads(tmp_path: Path) -> None:
 def test_analyze_refuses_a_folder_drawlog_did_not_write(tmp_path: Path) -> None:
     (tmp_path / "mine.txt").write_text("keep me")
     result = run("analyze", LOG, "--match", MATCH, "--samples", 1, "--out", tmp_path)
-    assert result.exit_code == 2
+    assert result.exit_code == 2 and "--out" in result.output  # refused before the work
     assert "holds files drawlog did not write" in result.output and "Traceback" not in result.output
     assert [path.name for path in tmp_path.iterdir()] == ["mine.txt"]
+    remote = run("analyze", LOG, "--match", MATCH, "--samples", 1, "--out", "s3://bucket/stats")
+    assert remote.exit_code == 2 and "a local folder" in remote.output
 
 
 # -- report ---------------------------------------------------------------------------------------------------

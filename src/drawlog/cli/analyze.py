@@ -54,8 +54,8 @@ def analyze(
 
     if not 1 <= samples <= MAX_SAMPLES:
         raise typer.BadParameter(f"{samples:,} deals per decision: give 1 to {MAX_SAMPLES:,}", param_hint="--samples")
-    if out is not None and Path(out).exists() and not Path(out).is_dir():
-        raise typer.BadParameter(f"{shown(out)} is a file: name a folder", param_hint="--out")
+    if out is not None:
+        _check_out(out)
     if cluster is not None and jobs > 1:
         raise typer.BadParameter("give --jobs or --cluster, not both", param_hint="--jobs/--cluster")
     matches: list[MatchAnalysis] = []
@@ -103,6 +103,23 @@ def _frames(matches: list[MatchAnalysis]) -> dict[str, Any]:
 
     return frames([d for a in matches for d in a.decisions], [v for a in matches for v in a.luck],
                   [r for a in matches for r in a.results])
+
+
+def _check_out(out: str) -> None:
+    """Refuse, before any work, an ``--out`` that cannot take the tables: a file, a URL, a folder drawlog did not write."""
+    from ..errors import OutputError
+    from ..log.remote import is_url
+    from ..tables.output import check_out_dir
+    from ..views.terminal import shown
+
+    if is_url(out):
+        raise typer.BadParameter(f"{shown(out)}: the analysis tables go into a local folder", param_hint="--out")
+    if Path(out).exists() and not Path(out).is_dir():
+        raise typer.BadParameter(f"{shown(out)} is a file: name a folder", param_hint="--out")
+    try:
+        check_out_dir(Path(out))
+    except OutputError as error:
+        raise typer.BadParameter(shown(str(error)), param_hint="--out") from None
 
 
 def _write_tables(matches: list[MatchAnalysis], out: str, about: dict[str, Any] | None = None) -> None:
