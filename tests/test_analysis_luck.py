@@ -157,13 +157,13 @@ def analyze(*args: object):
 
 def test_the_tables_columns_and_values(tmp_path: Path) -> None:
     log = SAMPLES / "tournament-2p.jsonl"
-    result = analyze(log, "--match", "t2-000001", "--samples", "4", "--out", tmp_path)
+    result = analyze(log, "--match", "t2-000001", "--samples", "4", "--out", tmp_path / "tables")
     assert result.exit_code == 0, result.output
-    luck = pl.read_parquet(tmp_path / "luck.parquet")
+    luck = pl.read_parquet(tmp_path / "tables" / "luck")
     assert list(luck.schema.items()) == [(name, getattr(pl, kind)) for name, kind in LUCK_COLUMNS]
-    players = pl.read_parquet(tmp_path / "analysis_players.parquet")
+    players = pl.read_parquet(tmp_path / "tables" / "analysis_players")
     assert list(players.schema.items()) == [(name, getattr(pl, kind)) for name, kind in PLAYER_COLUMNS]
-    decisions = pl.read_parquet(tmp_path / "decisions.parquet")
+    decisions = pl.read_parquet(tmp_path / "tables" / "decisions")
     assert list(decisions.schema.items()) == [(name, getattr(pl, kind)) for name, kind in DECISION_COLUMNS]
     assert (decisions["swing"] >= decisions["error"] - 1e-9).all()
     # the match has 6 rounds: a deal row per player per round, a draw row per player per draw
@@ -204,7 +204,7 @@ def test_luck_is_deterministic_for_a_seed(tmp_path: Path) -> None:
     tables = []
     for seed, folder in ((3, "a"), (3, "b"), (4, "c")):
         assert analyze(log, "--samples", "2", "--seed", seed, "--out", tmp_path / folder).exit_code == 0
-        tables.append(pl.read_parquet(tmp_path / folder / "luck.parquet"))
+        tables.append(pl.read_parquet(tmp_path / folder / "luck"))
     assert tables[0].equals(tables[1]) and not tables[0]["value"].equals(tables[2]["value"])
     assert tables[0].select("line", "player", "kind").equals(tables[2].select("line", "player", "kind"))
 

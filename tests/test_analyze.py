@@ -360,11 +360,11 @@ def test_analyze_a_two_player_match(tmp_path: Path) -> None:
     assert "1 match, 116 decisions" in first.output and "p1" in first.output and "p2" in first.output
     again = analyze(log, "--match", "t2-000001")
     assert again.output == first.output
-    decisions = pl.read_parquet(tmp_path / "tables" / "decisions.parquet")
+    decisions = pl.read_parquet(tmp_path / "tables" / "decisions")
     assert decisions.height == 116 and decisions.schema["error"] == pl.Float64 and decisions.schema["round"] == pl.Int32
     assert (decisions["error"] >= 0).all() and set(decisions["class"]) <= {"best", "good", "inaccuracy", "mistake",
                                                                           "blunder"}
-    players = pl.read_parquet(tmp_path / "tables" / "analysis_players.parquet")
+    players = pl.read_parquet(tmp_path / "tables" / "analysis_players")
     assert players["player"].to_list() == ["p1", "p2"] and players["decisions"].sum() == 116
     assert players.schema["peek_z"] == pl.Float64 and players["verdict"].to_list() == ["too few decisions (15)", "no signal"]
 

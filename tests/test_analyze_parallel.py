@@ -47,7 +47,7 @@ def analyze_to(out: Path, *args: object) -> str:
 
 
 def tables(folder: Path) -> dict[str, pl.DataFrame]:
-    return {name: pl.read_parquet(folder / f"{name}.parquet") for name in TABLES}
+    return {name: pl.read_parquet(folder / name) for name in TABLES}
 
 
 def assert_same_tables(one: dict[str, pl.DataFrame], other: dict[str, pl.DataFrame]) -> None:

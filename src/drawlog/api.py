@@ -186,7 +186,8 @@ def write_stats(paths: Paths, out: str | os.PathLike[str], *, partition_by: str 
 def read_stats(out: str | os.PathLike[str]) -> dict[str, pl.LazyFrame]:
     """The tables ``write_stats`` wrote, as polars LazyFrames by name.
 
-    They are matches, rounds, players, moves, violations and deals.
+    They are matches, rounds, players, moves, violations and deals, and decisions, analysis_players and luck
+    when ``drawlog analyze --out`` wrote them there too.
 
     Nothing is read until a query is collected, and then only what it needs:
     a filter on the ``--partition-by`` column skips the other folders' files,

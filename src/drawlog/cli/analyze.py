@@ -41,7 +41,9 @@ def analyze(
     output_format: Annotated[AnalysisFormat, typer.Option("--format", help="text, or json (players, matches and "
                                                                          "every decision).")] = AnalysisFormat.text,
     out: Annotated[Optional[str], typer.Option(metavar="DIR", help="Also write the Parquet tables decisions, "
-                                                                  "analysis_players and luck to DIR.")] = None,
+                                                                  "analysis_players and luck into the statistics "
+                                                                  "folder DIR (DIR/TABLE/part-00000.parquet, "
+                                                                  "beside `stats --out DIR`'s tables, which stay).")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", min=1, help="Processes weighing matches at once "
                                                                              "(default 1); the figures are the same "
                                                                              "as with one.")] = 1,
@@ -52,8 +54,8 @@ def analyze(
 
     if not 1 <= samples <= MAX_SAMPLES:
         raise typer.BadParameter(f"{samples:,} deals per decision: give 1 to {MAX_SAMPLES:,}", param_hint="--samples")
-    if out is not None and Path(out).exists() and not Path(out).is_dir():
-        raise typer.BadParameter(f"{shown(out)} is a file: name a folder", param_hint="--out")
+    if out is not None:
+        _check_out(out)
     if cluster is not None and jobs > 1:
         raise typer.BadParameter("give --jobs or --cluster, not both", param_hint="--jobs/--cluster")
     matches: list[MatchAnalysis] = []
@@ -70,7 +72,7 @@ def analyze(
         raise typer.BadParameter(f"no match {shown(match)} in the logs given", param_hint="--match")
     decisions = [decision for analysis in matches for decision in analysis.decisions]
     if out is not None:
-        _write_tables(matches, out)
+        _write_tables(matches, out, {"inputs": list(paths), "samples": samples, "seed": seed, "match": match})
     if output_format is AnalysisFormat.json:
         typer.echo(json.dumps(_document(matches, decisions, samples, seed), indent=1))
     else:
@@ -103,14 +105,34 @@ def _frames(matches: list[MatchAnalysis]) -> dict[str, Any]:
                   [r for a in matches for r in a.results])
 
 
-def _write_tables(matches: list[MatchAnalysis], out: str) -> None:
+def _check_out(out: str) -> None:
+    """Refuse, before any work, an ``--out`` that cannot take the tables: a file, a URL, a folder drawlog did not write."""
+    from ..errors import OutputError
+    from ..log.remote import is_url
+    from ..tables.output import check_out_dir
     from ..views.terminal import shown
 
-    folder = Path(out)
+    if is_url(out):
+        raise typer.BadParameter(f"{shown(out)}: the analysis tables go into a local folder", param_hint="--out")
+    if Path(out).exists() and not Path(out).is_dir():
+        raise typer.BadParameter(f"{shown(out)} is a file: name a folder", param_hint="--out")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        for name, frame in _frames(matches).items():
-            frame.write_parquet(folder / f"{name}.parquet")
+        check_out_dir(Path(out))
+    except OutputError as error:
+        raise typer.BadParameter(shown(str(error)), param_hint="--out") from None
+
+
+def _write_tables(matches: list[MatchAnalysis], out: str, about: dict[str, Any] | None = None) -> None:
+    """Write the analysis tables into the statistics folder ``out`` (:mod:`drawlog.tables.analysis_tables`)."""
+    from ..errors import OutputError
+    from ..tables.analysis_tables import write_analysis_tables
+    from ..views.terminal import shown
+
+    try:
+        write_analysis_tables(_frames(matches), out, about or {})
+    except OutputError as error:
+        typer.echo(f"drawlog analyze: {shown(str(error))}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE) from None
     except OSError as error:
         typer.echo(f"drawlog analyze: cannot write the tables to {shown(out)}: {error.strerror or error}", err=True)
         raise typer.Exit(EXIT_UNUSABLE) from None

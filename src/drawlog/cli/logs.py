@@ -197,6 +197,13 @@ def replay(
     position: Annotated[Optional[str], typer.Option("--position", "-p", metavar="STRING", help="Show the board of a "
                                                     "position string (dp1 …, as replay prints it) instead of a log.")]
     = None,
+    analyze: Annotated[bool, typer.Option("--analyze", help="Weigh the move at LINE (or --at) as `drawlog analyze` "
+                                          "does: each legal action's information and omniscient equity, the best, "
+                                          "the error and its class (hundredths of a second at 64 "
+                                          "samples for a 2-player match).")] = False,
+    samples: Annotated[int, typer.Option(metavar="N", min=1, max=10_000, help="With --analyze: deals sampled "
+                                         "(as analyze --samples).")] = 64,
+    seed: Annotated[int, typer.Option(metavar="S", help="With --analyze: the random seed (as analyze --seed).")] = 0,
 ) -> None:
     """Show one match move by move: the board, hands, stock, legal moves and violations after each event.
 
@@ -218,6 +225,9 @@ def replay(
         if match is not None or round_number is not None or at is not None:
             raise typer.BadParameter("--match, --round and --at pick from a log: a position string shows one board",
                                      param_hint="--position")
+        if analyze:
+            raise typer.BadParameter("--analyze weighs a move of a log: a position string has no history",
+                                     param_hint="--analyze")
         _replay_position(position, log, words, output_format, output)
         return
     if log is None:
@@ -226,11 +236,18 @@ def replay(
     refuse_clobber("-o", output, [path])
     with tempfile.TemporaryDirectory(prefix="drawlog-replay-") as work:  # standard input or a pipe: read once
         source = kept_to_read_again(Source(path, Path(path)) if path != "-" else Source("-"), Path(work))
-        _replay(source, path, line, match, round_number, at, words, output_format, output)
+        if not analyze and (samples != 64 or seed != 0):
+            raise typer.BadParameter("--samples and --seed weigh a move: give --analyze too", param_hint="--analyze")
+        if analyze and line is None and at is None:
+            raise typer.BadParameter("--analyze weighs the move at a line: give FILE:LINE or --at LINE",
+                                     param_hint="--analyze")
+        _replay(source, path, line, match, round_number, at, words, output_format, output,
+                (samples, seed) if analyze else None)
 
 
 def _replay(source: Source, path: str, line: int | None, match: str | None, round_number: int | None,
-            at: int | None, words: Any, output_format: ReplayFormat, output: str | None) -> None:
+            at: int | None, words: Any, output_format: ReplayFormat, output: str | None,
+            weigh: tuple[int, int] | None = None) -> None:
     """``replay`` once its input can be read again (standard input kept in a file)."""
     from rich.console import Console
 
@@ -266,6 +283,8 @@ def _replay(source: Source, path: str, line: int | None, match: str | None, roun
         where = f" round {round_number}" if round_number is not None else ""
         raise typer.BadParameter(f"no line of match {shown(repr(match))}{where} in {shown(path)}"
                                  + (f" up to line {at}" if at is not None else ""), param_hint="LOG")
+    if weigh is not None and at is not None:
+        _weigh_last(source, match, at, frames[-1], *weigh)
     if output_format is ReplayFormat.json:
         write_output(output, lambda stream: stream.write(frames_json(frames)))
     elif output_format is ReplayFormat.svg:
@@ -279,6 +298,16 @@ def _replay(source: Source, path: str, line: int | None, match: str | None, roun
         text = io.StringIO()
         render_frames(frames, words, Console(file=text, width=100, color_system=None, highlight=False, emoji=False))
         write_output(output, lambda stream: stream.write(text.getvalue().encode()))
+
+
+def _weigh_last(source: Source, match: str, line: int, frame: dict[str, Any], samples: int, seed: int) -> None:
+    """Give the frame of ``line`` its ``analysis`` (:mod:`drawlog.analysis.at_line`); another line's frame: why not."""
+    from ..analysis.at_line import decision_at
+
+    if frame.get("line") != line:
+        frame["analysis"] = {"decision": False, "why": f"line {line:,} is not an event of match {match}"}
+        return
+    frame["analysis"] = decision_at(source, match, line, samples, seed).as_dict()
 
 
 def _replay_position(text: str, log: str | None, words: dict[str, str], output_format: ReplayFormat,

@@ -23,7 +23,7 @@ from .app import app, refuse_clobber
 from .tables import _write_stats
 
 if TYPE_CHECKING:
-    from ..tables.report_data import Spooled
+    from ..tables.report_data import LogAccess, Spooled
 
 
 def _statistics_folder(paths: list[str]) -> str | None:
@@ -155,6 +155,11 @@ def report(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display, no closing line.")] = False,
     alias: Annotated[str | None, typer.Option("--alias", metavar="FILE", help="Merge players' names (as "
                                               "`drawlog players --alias`; default: [tool.drawlog] aliases).")] = None,
+    analyze: Annotated[bool, typer.Option("--analyze", help="When the tables hold no analysis (`drawlog analyze "
+                                          "--out`), analyse the logs (from a statistics folder: the --logs ones) "
+                                          "for the Analysis section, at analyze's defaults (64 deals per decision, "
+                                          "seed 0): about a second of CPU per 2-player match; --jobs "
+                                          "splits it.")] = False,
 ) -> None:
     """Write the audit as one HTML page that opens offline: summary, violations with boards, leaderboard, charts.
 
@@ -162,6 +167,8 @@ def report(
     statistics folder (`drawlog stats`/`audit --out`), the tables are read as they are (untrusted:
     nothing in them runs in the page), and the logs they name are read again, for the boards and the
     checksums, only if they are regular files named with --logs or lying under a folder so named.
+    When the folder holds the analysis tables (or with --analyze), an Analysis section: accuracy,
+    errors, luck and peeking per player, and each match's critical moments with their boards.
     Exit status: 0 the report was written, 2 it could not be (nothing read, a bad folder, output).
     """
     from ..tables.report_data import LogAccess, report_data
@@ -172,6 +179,10 @@ def report(
     _check_output(output)
     refuse_clobber("-o", output, [*paths, *(logs or [])])
     folder = _statistics_folder(paths)
+    if analyze and folder is not None and not logs:
+        raise typer.BadParameter("--analyze from a statistics folder analyses the logs named with --logs: give them",
+                                 param_hint="--analyze")
+    fresh = None
     with tempfile.TemporaryDirectory(prefix="drawlog-report-") as work:
         if folder is None:
             folder = str(Path(work) / "stats")
@@ -182,11 +193,16 @@ def report(
             if spooled:
                 _named_back(Path(folder), spooled)
             access = LogAccess.of([path for path in paths if path not in spooled], spooled)
+            if analyze:
+                fresh = _analysed(read, {str(copy.path): raw for raw, copy in spooled.items()}, jobs, quiet)
         else:
             access = LogAccess.of(logs or [])
+            if analyze and not _holds_analysis(folder):
+                fresh = _analysed(list(logs or []), {}, jobs, quiet)
         try:
             data = report_data(folder, title=title, max_violations=max_violations, max_boards=boards,
                                access=access, aliases=aliases)
+            data.analysis = _analysis_section(folder, fresh, access, boards)
         except OutputError as error:
             raise typer.BadParameter(shown(str(error)), param_hint="PATH") from None
         page = render_report(data)
@@ -198,3 +214,62 @@ def report(
         summary = msgspec.convert(data.summary, Summary)
         Console(stderr=True, highlight=False).print(
             Text(f"wrote {shown(output)} ({size:,.1f} MB): {summary_line(summary)}"), soft_wrap=True)
+
+
+def _holds_analysis(folder: str) -> bool:
+    """Whether a local statistics folder holds the analysis tables (a folder at a URL: never read for them)."""
+    from ..log.remote import is_url
+    from ..tables.analysis_tables import analysis_sources
+
+    return not is_url(folder) and len(analysis_sources(Path(folder))) == 3
+
+
+def _analysed(paths: list[str], names: dict[str, str], jobs: int, quiet: bool) -> dict[str, object]:
+    """The analysis tables of ``paths`` (``report --analyze``), the copies of pipes named as given (``names``)."""
+    import polars as pl
+
+    from ..analysis.defaults import DEFAULT_SAMPLES
+    from ..analysis.parallel import analyze_in_parallel
+    from ..analysis.summary import frames
+    from ..errors import InputError
+
+    if not quiet:
+        Console(stderr=True, highlight=False).print(Text(f"analysing {len(paths):,} input(s) at "
+                                                         f"{DEFAULT_SAMPLES} deals per decision…"))
+    matches = [item for item in analyze_in_parallel(paths, DEFAULT_SAMPLES, 0, None, jobs)
+               if not isinstance(item, InputError)]  # (an unreadable input: the summary says so already)
+    tables = frames([d for a in matches for d in a.decisions], [v for a in matches for v in a.luck],
+                    [r for a in matches for r in a.results])
+    if names:
+        tables = {name: frame.with_columns(pl.col("file").replace(names)) if "file" in frame.columns else frame
+                  for name, frame in tables.items()}
+    return tables
+
+
+def _analysis_section(folder: str, fresh: dict[str, object] | None, access: LogAccess, boards: int,
+                      ) -> dict[str, object] | None:
+    """The Analysis section's data (None when there is no analysis to show), the first ``boards`` moments drawn."""
+    import time
+
+    from ..analysis.report_section import analysis_section
+    from ..tables.dataset import open_tables
+    from ..tables.report_boards import Wanted, board_of, frames_at
+    from ..tables.report_data import BOARDS_SECONDS, to_open
+
+    tables = open_tables(folder)
+    if fresh is None:
+        if not all(name in tables for name in ("decisions", "analysis_players", "luck")):
+            return None
+        fresh = {name: tables[name] for name in ("decisions", "analysis_players", "luck")}
+    section = analysis_section(fresh)
+    paths = {(file, match): path for file, match, path in
+             tables["matches"].select("file", "match", "path").unique().collect().iter_rows()}
+    rows = [row for each in section["moments"] for row in each["moments"]][:boards]
+    wanted = [Wanted(index, row["file"], paths.get((row["file"], row["match"])), row["line"], row["match"])
+              for index, row in enumerate(rows)]
+    frames = frames_at(wanted, opened=lambda file, path: to_open(access, file, path),
+                       deadline=time.monotonic() + BOARDS_SECONDS) if wanted else {}
+    for index, row in enumerate(rows):
+        row["board"] = board_of(frames[index]) if index in frames else None
+    section["boards"] = sum(row["board"] is not None and row["board"]["board"] is not None for row in rows)
+    return section

@@ -26,6 +26,7 @@ from ..errors import NothingRead, OutputError
 from ..log.events import LOG_FORMAT, LOG_FORMAT_CHANGES
 from ..log.reader import expand_paths
 from ..log.remote import is_url
+from .analysis_tables import keep_analysis
 from .output import MANIFEST, OutputFolder
 from .partitions import write_partitioned
 from .reading import TABLE_FORMAT, _table_format, open_local_tables, table_sources
@@ -144,6 +145,7 @@ def write_tables(
         counts = {"reused": plan.reused, "replayed": len(plan.replay), "dropped": plan.dropped,
                   "indexed": plan.indexed, "why_all": plan.reason if not plan.kept else None}
         _write_manifest(staging, names, partition_by, total, _rows(staging), counts)
+        keep_analysis(old, staging)  # analyze --out's tables stay beside these
         folder.swap_in()
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

@@ -16,7 +16,8 @@ from .output import MANIFEST, recover
 from .partitions import keeps_keys
 from .stats import TABLES
 
-
+#: The tables ``drawlog analyze --out`` adds to a statistics folder (:mod:`~drawlog.tables.analysis_tables`).
+ANALYSIS_TABLES = ("decisions", "analysis_players", "luck")
 #: The version of the tables' columns, ``table_format`` in the manifest (a manifest without it is 1).
 TABLE_FORMAT = 5
 
@@ -75,6 +76,26 @@ def table_sources(folder: Path) -> Iterator[tuple[str, Path, bool]]:
             yield name, folder / name, True
 
 
+def analysis_sources(folder: Path) -> dict[str, Path]:
+    """The analysis tables a local statistics folder holds: their folders, by name."""
+    return {name: folder / name for name in ANALYSIS_TABLES
+            if (folder / name).is_dir() and any((folder / name).glob("part-*.parquet"))}
+
+
+def _scanned(path: Path, again: str):
+    """A table folder of part files as a LazyFrame, each file's footer checked first."""
+    import polars as pl
+    import pyarrow.parquet as pq
+
+    files = sorted(path.glob("part-*.parquet"))
+    for file in files:
+        try:
+            pq.read_metadata(file)
+        except Exception as error:  # noqa: BLE001 - whatever pyarrow makes of it
+            raise OutputError(f"cannot read {file}: {error}; {again}") from None
+    return pl.scan_parquet(files, glob=False)
+
+
 def open_local_tables(folder: str | Path):
     """The tables of a local statistics folder as polars LazyFrames, by name.
 
@@ -105,7 +126,10 @@ def open_local_tables(folder: str | Path):
         # glob=False: a folder named with [, * or ? is a name, not a pattern
         hive = partitioned and bool(files) and not keeps_keys(files[0], name)  # older drawlogs: the key in names only
         frames[name] = pl.scan_parquet(path, hive_partitioning=hive, glob=False)
+    analysis = analysis_sources(folder)
+    for name, path in analysis.items():  # analyze --out's tables (part-*.parquet, never partitioned)
+        frames[name] = _scanned(path, again)
     missing = [name for name in TABLES if name not in frames]
-    if missing:
+    if missing and (len(missing) < len(TABLES) or not analysis):  # (analyze --out alone: its tables only)
         raise OutputError(f"{folder} lacks the {', '.join(missing)} table{'s' if len(missing) > 1 else ''}; {again}")
     return frames

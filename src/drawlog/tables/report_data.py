@@ -127,6 +127,8 @@ class ReportData:
     charts: dict[str, Any] = field(default_factory=dict)
     boards_drawn: int = 0
     boards_limit: int = MAX_BOARDS
+    #: The Analysis section (:func:`drawlog.analysis.report_section.analysis_section`), None without analysis tables.
+    analysis: dict[str, Any] | None = None
 
 
 def report_data(folder: str | Path, title: str | None = None, max_violations: int = MAX_VIOLATIONS,
@@ -181,6 +183,9 @@ def _check_columns(folder: str | Path, tables: dict[str, pl.LazyFrame]) -> None:
     from .stats import SCHEMAS
 
     for name, schema in SCHEMAS.items():
+        if name not in tables:
+            raise OutputError(f"{folder} holds no {name} table: write the statistics with `drawlog stats LOGS --out "
+                              f"{folder}` (the analysis tables alone make no report)")
         found = tables[name].collect_schema()
         for column, wanted in pl.from_arrow(schema.empty_table()).schema.items():  # type: ignore[union-attr]
             if found.get(column) != wanted:
@@ -330,7 +335,7 @@ def _add_boards(tables: dict[str, pl.LazyFrame], rows: list[dict[str, Any]], mos
     starts = (tables["matches"].group_by("file", "match").agg(pl.col("first_line").min())
               .filter(pl.col("match").is_in([item.match for item in wanted])).collect())
     first_lines = {(file, match): line for file, match, line in starts.iter_rows()}
-    frames = frames_at(wanted, first_lines, opened=lambda file, path: _to_open(access, file, path),
+    frames = frames_at(wanted, first_lines, opened=lambda file, path: to_open(access, file, path),
                        deadline=time.monotonic() + BOARDS_SECONDS)
     drawn = 0
     for index, row in enumerate(rows):
@@ -344,6 +349,7 @@ def _add_boards(tables: dict[str, pl.LazyFrame], rows: list[dict[str, Any]], mos
     return drawn
 
 
-def _to_open(access: LogAccess, file: str, path: str | None) -> Path | str:
+def to_open(access: LogAccess, file: str, path: str | None) -> Path | str:
+    """The file to open for a log the tables name (its spooled copy, or its path as ``access`` allows), or why not."""
     spooled = access.spooled.get(file)
     return spooled.path if spooled is not None else access.check(path)

@@ -128,6 +128,28 @@ def frame_lines(frame: Frame, catalog: Catalog, width: int = 80) -> list[Text]:
     if frame.get("over"):
         body.append(Text(catalog.get(f"over.{frame['over']}", printable(frame["over"])), style=STYLES["heading"]))
     lines.extend(_indented(body, width))
+    if frame.get("analysis"):
+        lines.extend(_indented(analysis_lines(frame["analysis"]), width))
+    return lines
+
+
+def analysis_lines(analysis: Mapping[str, Any]) -> list[Text]:
+    """``replay --analyze``'s table under the board: each action's equities (points), the taken and the best marked."""
+    if not analysis.get("decision"):
+        return [Text(f"analysis: not a decision ({printable(analysis.get('why'))})", style=STYLES["dim"])]
+    lines = [Text(f"analysis of {printable(analysis['player'])}'s decision ({analysis['samples']} deals): "
+                  f"error {analysis['error']:.2f} ({printable(analysis['class'])}), "
+                  f"swing {analysis['swing']:.2f}", style=STYLES["heading"])]
+    rows = [("action", "equity", "omniscient", "")]
+    for each in analysis["actions"]:
+        marks = [word for word, name in (("taken", analysis["taken"]), ("best", analysis["best"]),
+                                         ("omniscient best", analysis["omniscient_best"])) if each["action"] == name]
+        rows.append((printable(each["action"]), f"{each['equity']:+.2f}", f"{each['omniscient_equity']:+.2f}",
+                     ", ".join(marks)))
+    widths = [max(len(row[column]) for row in rows) for column in range(3)]
+    for row in rows:
+        lines.append(Text(f"  {row[0].ljust(widths[0])}  {row[1].rjust(widths[1])}  {row[2].rjust(widths[2])}  "
+                          f"{row[3]}".rstrip()))
     return lines
 
 

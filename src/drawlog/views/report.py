@@ -15,6 +15,7 @@ import base64
 import hashlib
 import html
 import json
+import math
 import re
 from importlib import resources
 from typing import Any
@@ -243,6 +244,72 @@ def _standings(data: Any) -> str:
                             "valid finished matches in time order; ordinal = mu − 3·sigma.</p>" + rated)
 
 
+#: The Analysis section's player columns (``analysis_players``), and how each is shown.
+ANALYSIS_PLAYERS = (("player", _TEXT), ("variant", _TEXT), ("decisions", _COUNT), ("accuracy", _DECIMAL),
+                    ("mean_error", _DECIMAL), ("blunders_per_100", _DECIMAL), ("mistakes_per_100", _DECIMAL),
+                    ("rounds", _COUNT), ("result", _DECIMAL), ("luck", _DECIMAL), ("luck_adjusted", _DECIMAL),
+                    ("peek_rate", _SHARE), ("peek_z", _DECIMAL), ("verdict", _TEXT))
+#: What a null of the analysis tables shows (not computed, or nothing to compute it from).
+NOTHING = "—"
+
+
+def _analysis_cells(row: dict[str, Any]) -> str:
+    out = []
+    for name, kind in ANALYSIS_PLAYERS:
+        value = row.get(name)
+        if value is None or (isinstance(value, float) and math.isnan(value)):  # null, or NaN
+            out.append(f'<td{"" if kind == _TEXT else " class=num"}>{NOTHING}</td>')
+        elif kind == _TEXT:
+            out.append(f"<td>{escape(value)}</td>")
+        else:
+            out.append(f'<td class="num" data-sort="{escape(repr(value))}">{_number(value, kind)}</td>')
+    return "".join(out)
+
+
+def _moment_row(row: dict[str, Any]) -> str:
+    why = ", ".join(escape(item) for item in row.get("why") or ())
+    replay = f"<code>{escape(row['replay'])} --analyze</code>" if row.get("replay") else NOTHING
+    board = _board_cell({**row, "board": row.get("board")})
+    return (f"<tr><td class=num>{escape(row['line'])}</td><td class=num>{escape(row['round'])}</td>"
+            f"<td>{escape(row['player'])}</td><td class=mono>{escape(row['action'])}</td>"
+            f"<td class=mono>{escape(row['best'])}</td><td class=num>{_number(row['error'], _DECIMAL)}</td>"
+            f"<td>{escape(row['class'])}</td><td class=num>{_number(row['swing'], _DECIMAL)}</td><td>{why}</td>"
+            f"<td>{replay}</td>{board}</tr>")
+
+
+def _analysis(data: Any) -> str:
+    """The Analysis section (empty when the tables hold no analysis)."""
+    shown = getattr(data, "analysis", None)
+    if not shown:
+        return ""
+    rows = "".join(f"<tr>{_analysis_cells(row)}</tr>" for row in shown["players"])
+    players = (f"<table class=sortable id=analysis-players><thead><tr>{_head(ANALYSIS_PLAYERS)}</tr></thead>"
+               f"<tbody>{rows}</tbody></table>" + _cut_note(len(shown["players"]), shown["players_total"],
+                                                              "players"))
+    head = ("<th class=num>line</th><th class=num>round</th><th>player</th><th>played</th><th>best</th>"
+            "<th class=num>error</th><th>class</th><th class=num>swing</th><th>why</th><th>replay</th><th>board</th>")
+    matches = []
+    for each in shown["moments"]:
+        body = "".join(_moment_row(row) for row in each["moments"]) or \
+            "<tr><td colspan=11 class=note>no decision with an error or a swing</td></tr>"
+        matches.append(f"<h3>{escape(each['match'])} <span class=note>({escape(each['file'])}, "
+                       f"{_number(each['decisions'], _COUNT)} decisions)</span></h3>"
+                       f"<table class=moments><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+    more = shown["matches_total"] - len(shown["moments"])
+    cut = (f"<p class=note>The critical moments of the first {len(shown['moments']):,} matches of "
+           f"{shown['matches_total']:,} are listed (all decisions are in the <code>decisions</code> table).</p>"
+           if more > 0 else "")
+    return _section(
+        "analysis", "Analysis",
+        "How well each player chose, from <code>drawlog analyze</code>: accuracy (0–100), mean error (points "
+        "per decision), blunders and mistakes per 100 decisions; result, luck and luck-adjusted result in points "
+        f"over the settled rounds; the peek rate with its z-score and verdict ({NOTHING}: none). "
+        "Errors are against the best action by what the player could know.",
+        players + "<h3>Critical moments</h3><p class=note>Per match, the largest errors and swings, in the order "
+                  "played, with the board after the move (open <i>board</i>); "
+                  f"{shown['boards']:,} boards could be drawn.</p>" + cut + "".join(matches))
+
+
 def _charts(data: Any) -> str:
     boxes = []
     for name, title, lead in CHARTS:
@@ -273,10 +340,12 @@ def render_report(data: Any) -> str:
     header = (f"<header><h1>{escape(data.title)}</h1><p>Written {escape(data.written)} by drawlog "
               f"{escape(__version__)} from {inputs or 'the tables'}.</p></header>"
               "<nav><a href='#summary'>Summary</a><a href='#by-code'>By code</a><a href='#by-player'>By player</a>"
-              "<a href='#violations'>Violations</a><a href='#players'>Leaderboard</a><a href='#charts'>Charts</a>"
+              "<a href='#violations'>Violations</a><a href='#players'>Leaderboard</a>"
+              + ("<a href='#analysis'>Analysis</a>" if getattr(data, "analysis", None) else "")
+              + "<a href='#charts'>Charts</a>"
               "<a href='#rules'>Rules</a></nav>")
     body = header + "<main>" + "".join(part(data) for part in (
-        _summary, _by_code, _by_player, _violations, _standings, _charts, _rules)) + "</main>" + (
+        _summary, _by_code, _by_player, _violations, _standings, _analysis, _charts, _rules)) + "</main>" + (
         "<footer>This page is self-contained: its scripts (Vega, Vega-Lite and Vega-Embed for the charts) and "
         "data are inside it, and it fetches nothing from the network.</footer>")
     filled = {"TITLE": escape(data.title), "VERSION": escape(__version__), "BODY": body,
