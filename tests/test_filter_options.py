@@ -73,10 +73,10 @@ def account_of(paths: list[str], criteria: Criteria, work: Path):
 # --- counts that agree with validate ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("name", "matches", "account"), [
-    ("every-violation.jsonl", 36, "1,606 lines read: 1,599 in 36 matches (288 kept; dropped: --valid 29 matches, "
-                                  "1,311 lines), 1 outside any match, 5 blank, 1 invalid"),
-    ("interleaved.jsonl", 4, "1,707 lines read: 1,707 in 4 matches (1,707 kept), 0 outside any match, 0 blank, "
-                             "0 invalid"),
+    ("every-violation.jsonl", 36, ("1,606 lines read: 1,599 in 36 matches (288 kept; dropped: --valid 29 "
+                                   "matches, 1,311 lines), 1 outside any match, 5 blank, 1 invalid")),
+    ("interleaved.jsonl", 4, ("1,707 lines read: 1,707 in 4 matches (1,707 kept), 0 outside any match, 0 blank, "
+                              "0 invalid")),
 ])
 def test_filter_counts_matches_and_lines_as_validate_does(tmp_path: Path, name: str, matches: int,
                                                           account: str) -> None:

@@ -10,6 +10,14 @@ line belongs to a match when it carries the match's id and comes at or after its
 ``match_start``, at or before the line it ended on (its ``match_end``) and before
 the id's next start (F005); other lines (blank, broken, of no known match, of a
 match that has ended: F004) are not copied.
+
+The copying pass reads every input, whether a match of it is kept or not, and
+counts each line once in an :class:`~drawlog.check.filters.Account`: in a match
+kept or dropped (by the first condition it failed), outside any match, blank or
+invalid. ``--dedupe`` is decided there too: each match kept so far is hashed
+(BLAKE2b, 128 bits) over its lines without ``match``, ``seq`` and ``ts``, and
+only its digest is kept once it ends; the first of the matches with one digest
+stays.
 """
 
 from __future__ import annotations

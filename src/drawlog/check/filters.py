@@ -16,8 +16,8 @@ from datetime import date, datetime, time, timedelta, timezone
 from .rules import select_codes
 
 #: The conditions in the order they are tried; a match dropped is counted under the first it fails.
-ORDER = ("--valid", "--invalid", "--match", "--tournament", "--player", "--variant", "--code", "--winner",
-         "--claimed-winner", "--rounds", "--forfeit", "--no-forfeit", "no ts", "--since", "--until", "--dedupe")
+ORDER = ("--valid", "--invalid", "--player", "--match", "--tournament", "--code", "--variant", "--winner",
+         "--claimed-winner", "--rounds", "no ts", "--since", "--until", "--forfeit", "--no-forfeit", "--dedupe")
 
 
 @dataclass
@@ -67,16 +67,16 @@ class Criteria:
         the match fails, or None when it meets every one (``--dedupe`` is left to the copying)."""
         if self.valid is not None and valid != self.valid:
             return "--valid" if self.valid else "--invalid"
+        if self.players and self.players.isdisjoint(players):
+            return "--player"
         if self.matches and match_id not in self.matches:
             return "--match"
         if self.tournaments and tournament not in self.tournaments:
             return "--tournament"
-        if self.players and self.players.isdisjoint(players):
-            return "--player"
-        if self.variant is not None and facts.variant != self.variant:
-            return "--variant"
         if self.codes and self.codes.isdisjoint(facts.codes):
             return "--code"
+        if self.variant is not None and facts.variant != self.variant:
+            return "--variant"
         if self.winners and facts.winner not in self.winners:
             return "--winner"
         if self.claimed_winners and facts.claimed_winner not in self.claimed_winners:
@@ -84,8 +84,6 @@ class Criteria:
         low, high = self.rounds
         if (low is not None and facts.rounds < low) or (high is not None and facts.rounds > high):
             return "--rounds"
-        if self.forfeit is not None and facts.forfeit != self.forfeit:
-            return "--forfeit" if self.forfeit else "--no-forfeit"
         if self.since is not None or self.until is not None:
             if facts.ts is None:
                 return "no ts"
@@ -93,6 +91,8 @@ class Criteria:
                 return "--since"
             if self.until is not None and facts.ts >= self.until:
                 return "--until"
+        if self.forfeit is not None and facts.forfeit != self.forfeit:
+            return "--forfeit" if self.forfeit else "--no-forfeit"
         return None
 
 
