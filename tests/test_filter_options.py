@@ -322,3 +322,26 @@ def test_every_line_is_accounted_for_once(tmp_path_factory: pytest.TempPathFacto
     assert account.kept_lines == sum(path.read_bytes().count(b"\n") for _, path in kept)
     assert account.blank == found.summary.blank_lines
     assert account.invalid <= found.summary.invalid_lines
+
+
+def test_a_match_dropped_is_counted_under_the_first_condition_it_fails(tmp_path: Path) -> None:
+    matches = [events("d1"), events("a1", variant="all-fives"), events("d2", seed=3)]
+    log = write(tmp_path / "mixed.jsonl", matches)
+    lines = [len(match) for match in matches]
+    _, output = run_filter(tmp_path, log, "--invalid", "--variant", "all-fives")
+    assert f"(0 kept; dropped: --invalid 3 matches, {sum(lines):,} lines)" in output
+    _, output = run_filter(tmp_path, log, "--rounds", "99..", "--variant", "all-fives")
+    assert (f"(0 kept; dropped: --variant 2 matches, {lines[0] + lines[2]:,} lines; --rounds 1 match, "
+            f"{lines[1]:,} lines)") in output
+
+
+def test_standard_input_and_split_by_are_accounted_for_too(tmp_path: Path) -> None:
+    once = write(tmp_path / "once.jsonl", [events("a", seed=1), events("b", seed=2)])
+    data = once.read_bytes() * 2 + b"\n{broken\n"
+    result = runner.invoke(app, ["filter", "-", "--dedupe", "-o", str(tmp_path / "split"), "--split-by", "match"],
+                           env=ENV, input=data)
+    assert result.exit_code == 0, result.output
+    assert sorted(path.name for path in (tmp_path / "split").iterdir()) == ["a.jsonl", "b.jsonl"]
+    total = once.read_bytes().count(b"\n")
+    assert (f"{2 * total + 2:,} lines read: {2 * total:,} in 4 matches ({total:,} kept; dropped: --dedupe 2 "
+            f"matches, {total:,} lines), 0 outside any match, 1 blank, 1 invalid") in result.output
