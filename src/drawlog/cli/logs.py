@@ -64,9 +64,9 @@ def filter_matches(
     claimed_winner: Annotated[Optional[list[str]], typer.Option("--claimed-winner", metavar="NAME", help="Only "
                                                                 "matches whose match_end claims NAME won "
                                                                 "(repeat: any).")] = None,
-    rounds: Annotated[Optional[str], typer.Option("--rounds", metavar="N|MIN..MAX", help="Only matches that "
-                                                  "played this many rounds (replayed; MIN.. and ..MAX too, "
-                                                  "ends included).")] = None,
+    rounds: Annotated[Optional[str], typer.Option("--rounds", metavar="ROUNDS", help="Only matches that played "
+                                                  "this many rounds (replayed): N, MIN..MAX, MIN.. or ..MAX, "
+                                                  "ends included.")] = None,
     since: Annotated[Optional[str], typer.Option("--since", metavar="WHEN", help="Only matches that started at "
                                                  "or after WHEN: an RFC 3339 date or date-time (UTC when no "
                                                  "offset); the match_start ts, else the match's first ts. "
