@@ -289,8 +289,8 @@ CONDITIONS = {
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10_000), share=st.sampled_from([0.3, 0.6, 1.0]),
-       hostile=st.lists(st.sampled_from(["after-end", "junk", "blank", "stranger", "restart", "copy"]),
-                        max_size=6),
+       hostile=st.lists(st.sampled_from(["after-end", "junk", "blank", "stranger", "restart", "copy", "bad-event",
+                                         "early"]), max_size=6),
        variant=st.sampled_from(["draw", "all-fives"]), condition=st.sampled_from(sorted(CONDITIONS)))
 def test_every_line_is_accounted_for_once(tmp_path_factory: pytest.TempPathFactory, seed: int, share: float,
                                           hostile: list[str], variant: str, condition: str) -> None:
@@ -301,6 +301,7 @@ def test_every_line_is_accounted_for_once(tmp_path_factory: pytest.TempPathFacto
     assert made.exit_code == 0, made.output
     lines = log.read_text(encoding="utf-8").splitlines(keepends=True)
     ends = [index for index, line in enumerate(lines) if '"match_end"' in line]
+    last = json.loads(lines[-1])["match"]
     for number, kind in enumerate(hostile):
         at = ends[number % len(ends)] + 1
         match = json.loads(lines[at - 1])["match"]
@@ -308,7 +309,13 @@ def test_every_line_is_accounted_for_once(tmp_path_factory: pytest.TempPathFacto
                  "stranger": json.dumps({"type": "pass", "match": "nobody", "player": "p1"}) + "\n",
                  "restart": json.dumps({"type": "match_start", "match": match, "players": ["p1", "p2"]}) + "\n",
                  "copy": "".join(lines[:at]),
+                 "bad-event": json.dumps({"type": "pass", "match": match, "player": 5}) + "\n",  # F002, in its match
+                 "early": json.dumps({"type": "pass", "match": last, "player": "p1"}) + "\n",  # before it starts
                  }[kind]
+        if kind == "bad-event":
+            at -= 1
+        elif kind == "early":
+            at = 0
         lines.insert(at, extra)
         ends = [index + (index >= at) for index in ends]
     log.write_text("".join(lines), encoding="utf-8")
