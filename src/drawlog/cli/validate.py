@@ -72,7 +72,8 @@ def validate(
                                                                 "(2 still means nothing could be read).")]
     = False,
     output_file: Annotated[Optional[str], typer.Option(
-        "--output-file", "-o", metavar="FILE", help="Write the report to FILE instead of standard output.")] = None,
+        "--output", "--output-file", "-o", metavar="FILE",
+        help="Write the report to FILE instead of standard output (--output-file: the same).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the violations: no summary line, "
                                                               "no progress bar.")] = False,
     color: Annotated[ColorChoice, typer.Option("--color", metavar="WHEN", help="Colour text and concise output: "
