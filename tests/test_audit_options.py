@@ -139,7 +139,7 @@ def test_audit_extend_options_report_what_validate_reports(tmp_path: Path, optio
     expected = _validate_summary(SAMPLES, *options)
     _, document = _audit_json(SAMPLES, "-o", tmp_path / "stats", *options)
     assert document["summary"] == expected
-    code, out, _ = _run("validate", SAMPLES, *options, "--statistics", "-f", "json", "-q")
+    _, out, _ = _run("validate", SAMPLES, *options, "--statistics", "-f", "json", "-q")
     by_code = {row["code"]: row["count"] for row in json.loads(out)["statistics"]}
     assert {row["code"]: row["count"] for row in document["by_code"]} == by_code
     assert document["tables"]["violations"] == {"rows": expected["violations"]}
@@ -181,7 +181,7 @@ def test_every_command_writing_a_file_or_folder_takes_o_and_output():
     group = typer.main.get_command(app)  # (every command module imported)
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("**What `-o` writes.**", 1)[1].split("\n\n", 2)[1]
-    documented = dict(re.findall(r"^\| `drawlog ([a-z]+)` \| (.+?) \|", section, flags=re.M))
+    documented = dict(re.findall(r"^\| `drawlog ([a-z]+)` \| (.+?) \|", section, flags=re.MULTILINE))
     taking = set()
     for name, command in group.commands.items():  # type: ignore[attr-defined]
         for param in command.params:
