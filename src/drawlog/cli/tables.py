@@ -315,6 +315,10 @@ def audit(
     max-per-line) come from
     [tool.drawlog] in pyproject.toml or a drawlog.toml, as for validate; options given here win.
 
+    --baseline FILE (validate's baselines) leaves the violations it holds out of what is printed and of the
+    exit status; they are counted, and kept in the violations table. --format json prints one JSON
+    document: validate's summary, the tables written and their rows, and what the text shows.
+
     Exit status, as validate's: 0 no errors, 1 errors found (or warnings with --strict), 2 nothing could
     be read. The tables are written in every case but 2.
     """
