@@ -289,9 +289,9 @@ def audit(
     extend_ignore: Annotated[Optional[list[str]], typer.Option(
         "--extend-ignore", metavar="CODES", help="Do not report these either (added to --ignore).")] = None,
     baseline: Annotated[Optional[str], typer.Option(
-        "--baseline", metavar="FILE", help="Leave the violations this baseline holds (validate --write-baseline) "
-                                           "out of the summary, the tables printed and the exit status; they are "
-                                           "counted, and still in the violations table.")] = None,
+        "--baseline", metavar="FILE", help="Leave the violations this baseline holds out of the summary, the "
+                                           "tables printed and the exit status (they are counted, and kept in "
+                                           "the violations table).")] = None,
     write_baseline: Annotated[Optional[str], typer.Option(
         "--write-baseline", metavar="FILE", help="Write the violations found to FILE as a baseline (as validate's) "
                                                  "and exit 0, printing one line.")] = None,
