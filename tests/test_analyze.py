@@ -366,7 +366,7 @@ def test_analyze_a_two_player_match(tmp_path: Path) -> None:
                                                                           "blunder"}
     players = pl.read_parquet(tmp_path / "tables" / "analysis_players.parquet")
     assert players["player"].to_list() == ["p1", "p2"] and players["decisions"].sum() == 116
-    assert players.schema["peek_z"] == pl.Float64 and players["peek_z"].is_null().all()
+    assert players.schema["peek_z"] == pl.Float64 and players["verdict"].to_list() == ["too few decisions (15)", "no signal"]
 
 
 def test_analyze_json_and_another_seed() -> None:

@@ -30,7 +30,7 @@ ROOT = Path(__file__).parent.parent
 SAMPLES = ROOT / "sample_logs"
 EVERY = SAMPLES / "every-violation.jsonl"
 ARTIFACTS = Path(os.environ.get("DRAWLOG_ARTIFACTS") or Path(__file__).parent / "artifacts")
-CHART_IDS = ("points", "stock", "voluntary", "wins", "scores", "over_time")
+CHART_IDS = ("points", "stock", "voluntary", "wins", "ratings", "scores", "over_time")
 
 
 def _report(*args: str) -> str:

@@ -59,7 +59,7 @@ def test_query_output_takes_the_format_from_the_extension(stats: Path, tmp_path:
 
 def test_txt_output_is_the_table_as_plain_text(stats: Path, tmp_path: Path):
     target = tmp_path / "board.txt"
-    assert runner.invoke(app, ["players", str(stats), "-o", str(target)]).exit_code == 0
+    assert runner.invoke(app, ["players", str(stats), "--all", "-o", str(target)]).exit_code == 0
     text = target.read_text(encoding="utf-8")
     assert "player" in text and "invalid_matches" in text and "\x1b" not in text
 

@@ -6,4 +6,6 @@ fast with a fixed policy, :mod:`.equity` weighs each action over sampled deals
 and over the true one, :mod:`.decisions` classes the action taken,
 :mod:`.walk` replays logged matches (their legal prefix) and finds every
 decision, :mod:`.summary` sums them up per player and builds the tables.
+:mod:`.fairplay` weighs a player's peeks against honest play; :mod:`.bots`
+holds the ``expert`` and ``peeker`` bots ``drawlog simulate`` offers.
 """

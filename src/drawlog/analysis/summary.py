@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .decisions import Decision
+from .fairplay import NO_SIGNAL, Signal, signal
 from .luck import LuckValue, RoundResult
 
 #: Points of error that bring a decision's accuracy down to 100/e (about 37).
@@ -57,6 +58,8 @@ class PlayerFigures:
     rounds: int = 0
     result: float = 0.0
     luck: float | None = None
+    #: The fair-play figures (:mod:`.fairplay`): the peek z-score's parts and its verdict.
+    signal: Signal = NO_SIGNAL
 
     def per_100(self, count: int) -> float:
         """``count`` per 100 decisions."""
@@ -105,7 +108,7 @@ def player_figures(decisions: Iterable[Decision], luck: Iterable[LuckValue] | No
             player, variant, count, sum(decision_accuracy(d.error) for d in mine) / count if count else math.nan,
             sum(d.error for d in mine) / count if count else math.nan, classes.count("blunder"),
             classes.count("mistake"), classes.count("inaccuracy"), len(peek), sum(d.peeked for d in peek),
-            rounds.get(key, 0), result.get(key, 0.0), None if lucky is None else lucky.get(key, 0.0)))
+            rounds.get(key, 0), result.get(key, 0.0), None if lucky is None else lucky.get(key, 0.0), signal(peek)))
     return figures
 
 
@@ -139,14 +142,15 @@ LUCK_COLUMNS: Final = (
 
 
 def player_row(figures: PlayerFigures) -> dict[str, Any]:
-    """An ``analysis_players`` row (luck: see :func:`luck_row`; peek_z and verdict: not computed yet, null)."""
+    """An ``analysis_players`` row (luck: see :func:`luck_row`)."""
     return {
         "player": figures.player, "variant": figures.variant, "decisions": figures.decisions,
         "accuracy": figures.accuracy, "mean_error": figures.mean_error, "blunders": figures.blunders,
         "mistakes": figures.mistakes, "inaccuracies": figures.inaccuracies,
         "blunders_per_100": figures.per_100(figures.blunders), "mistakes_per_100": figures.per_100(figures.mistakes),
         "inaccuracies_per_100": figures.per_100(figures.inaccuracies), "luck": None, "luck_adjusted": None,
-        "peek_decisions": figures.peek_decisions, "peek_rate": figures.peek_rate, "peek_z": None, "verdict": None,
+        "peek_decisions": figures.peek_decisions, "peek_rate": figures.peek_rate,
+        "peek_z": figures.signal.z if figures.peek_decisions else None, "verdict": figures.signal.verdict,
     }
 
 

@@ -45,6 +45,7 @@ KEYS = {
     "max-per-match": "a whole number of 1 or more",
     "max-per-line": "a whole number of 1 or more",
     "jobs": "a whole number of 1 or more",
+    "aliases": "a file name (TOML or JSON: canonical name = list of aliases)",
 }
 
 
@@ -66,6 +67,8 @@ class Settings:
     max_per_match: int | None = None
     max_per_line: int | None = None
     jobs: int | None = None
+    #: The aliases file of ``players``, ``ratings``, ``h2h``, ``seats`` (relative to this file's folder).
+    aliases: str | None = None
 
     #: Whether the settings are the file's ``[tool.drawlog]`` table (else its top level).
     tool_table: bool = False
@@ -268,6 +271,8 @@ def _fits(name: str, value: object) -> bool:
         return value in FORMATS
     if name in ("max-per-match", "max-per-line", "jobs"):
         return type(value) is int and value >= 1
+    if name == "aliases":
+        return isinstance(value, str) and value != ""
     return _codes_list(value)
 
 

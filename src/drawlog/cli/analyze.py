@@ -144,7 +144,7 @@ def _text(matches: list[MatchAnalysis], samples: int, seed: int, moments: bool =
         lines.append("no decisions to weigh")
         return "\n".join(lines)
     head = ("player", "game", "decisions", "accuracy", "mean error", "blunders", "mistakes", "inaccuracies",
-            "peek rate", "rounds", "result", "luck", "luck-adjusted")
+            "peek rate", "peek z", "rounds", "result", "luck", "luck-adjusted", "verdict")
     rows = [head]
     for each in figures:
         peek = f"{each.peek_rate:.0%} of {each.peek_decisions}" if each.peek_rate is not None else "-"
@@ -153,15 +153,17 @@ def _text(matches: list[MatchAnalysis], samples: int, seed: int, moments: bool =
         rows.append((each.player, each.variant, f"{each.decisions:,}", f"{each.accuracy:.1f}" if weighed else "-",
                      f"{each.mean_error:.2f}" if weighed else "-", f"{each.per_100(each.blunders):.1f}",
                      f"{each.per_100(each.mistakes):.1f}", f"{each.per_100(each.inaccuracies):.1f}", peek,
+                     f"{each.signal.z:+.1f}" if each.peek_decisions else "-",
                      f"{each.rounds:,}", _per_round(each.result, each.rounds), _per_round(each.luck, each.rounds),
-                     _per_round(adjusted, each.rounds)))
+                     _per_round(adjusted, each.rounds), each.signal.verdict))
     widths = [max(len(row[column]) for row in rows) for column in range(len(head))]
     lines.append("")
     for row in rows:
-        lines.append("  ".join(cell.ljust(width) if column < 2 else cell.rjust(width)
+        lines.append("  ".join(cell.ljust(width) if column < 2 or column == len(head) - 1 else cell.rjust(width)
                                for column, (cell, width) in enumerate(zip(row, widths))).rstrip())
     lines.append("(blunders, mistakes, inaccuracies: per 100 decisions; result, luck, luck-adjusted: points per "
-                 "settled round; errors in points, see README \"Analysis: drawlog analyze\")")
+                 "settled round; errors in points; peek z: peeks against honest play; see README \"Analysis: "
+                 "drawlog analyze\")")
     if moments:
         lines += _moments_text(matches)
     return "\n".join(lines)

@@ -222,12 +222,12 @@ def _discard_standard_output() -> None:
 
 
 #: The modules of the commands, in the order ``--help`` lists their commands.
-COMMAND_MODULES = ("validate", "logs", "play", "arena", "tables", "report", "analyze", "fix")
+COMMAND_MODULES = ("validate", "logs", "play", "arena", "tables", "views", "report", "analyze", "fix")
 #: Which module registers each command: running one imports that module alone (tests/test_startup.py checks it).
 COMMANDS = {"validate": "validate", "rule": "validate", "schema": "validate", "filter": "logs", "replay": "logs",
-            "simulate": "play", "stats": "tables", "audit": "tables", "query": "tables", "players": "tables",
-            "ratings": "tables", "report": "report", "analyze": "analyze", "fix": "fix",
-            "arena": "arena"}
+            "simulate": "play", "stats": "tables", "audit": "tables", "query": "tables", "players": "views",
+            "ratings": "views", "h2h": "views", "seats": "views", "report": "report", "analyze": "analyze",
+            "fix": "fix", "arena": "arena"}
 #: The options of ``drawlog`` itself (before a command's name).
 _ROOT_OPTIONS = ("--help", "--version", "--install-completion", "--show-completion")
 

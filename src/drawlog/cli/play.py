@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
 from ..errors import WriteFailed
-from ..play.bot_names import BOT_NAMES
+from ..play.bot_names import ANALYSIS_BOT_NAMES, BOT_NAMES
 from .app import (
     EXIT_UNUSABLE,
     Variant,
@@ -42,6 +43,18 @@ def _house_rules(given: list[str]) -> dict[str, int]:
     return rules
 
 
+def _bot_table(lineup: list[str]) -> dict[str, Callable[[], Any]] | None:
+    """The play bots and, when the lineup names one, the analysis's bots (imported only then: they need more)."""
+    from ..play.bots import BOTS
+
+    if not set(lineup) & set(ANALYSIS_BOT_NAMES):
+        return None
+    from ..analysis.bots import ANALYSIS_BOTS
+
+    table: dict[str, Callable[[], Any]] = {**BOTS, **ANALYSIS_BOTS}
+    return table
+
+
 @app.command()
 def simulate(
     matches: Annotated[int, typer.Option("--matches", "-n", metavar="N", min=1, help="How many matches.")] = 100,
@@ -51,7 +64,9 @@ def simulate(
     output: Annotated[str, typer.Option("--output", "-o", metavar="FILE", help="Log file (.jsonl, .jsonl.gz, .jsonl.zst) or - "
                                                                "for standard output.")] = "-",
     bots: Annotated[str, typer.Option(metavar="BOTS", help=f"Bots by seat, comma-separated, repeated round the table "
-                                           f"({', '.join(BOT_NAMES)}).")] = "random",
+                                           f"({', '.join(BOT_NAMES + ANALYSIS_BOT_NAMES)}; expert and "
+                                           f"peeker weigh each action with rollouts, peeker "
+                                           f"cheats).")] = "random",
     stock: Annotated[bool, typer.Option("--stock/--no-stock", help="Log the stock in draw order.")] = True,
     seq: Annotated[bool, typer.Option("--seq", help="Log seq numbers.")] = False,
     timestamps: Annotated[bool, typer.Option("--timestamps", help="Log RFC 3339 timestamps (ts).")] = False,
@@ -75,6 +90,11 @@ def simulate(
         "--rules", metavar="KEY=N", help="House rules, comma-separated or repeated: hand=N (tiles dealt to each player), "
                         "reserve=N (Draw only: stock tiles never drawn).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, no results table.")] = False,
+    names: Annotated[Optional[str], typer.Option("--names", metavar="NAMES", help="A roster, comma-separated "
+                                                 "(ann,bob,cat,dan): each match's players drawn from it (seeded), "
+                                                 "each keeping one bot (--bots dealt round the roster).")] = None,
+    pool: Annotated[Optional[int], typer.Option("--pool", metavar="N", min=2, help="A roster of N generated names "
+                                                "(ann, bob, … zoe, ann2 …), as --names.")] = None,
 ) -> None:
     """Play matches with built-in bots on the rules engine and write them in log format v1."""
     from rich.console import Console
@@ -88,15 +108,17 @@ def simulate(
         Simulator,
         check_options,
         default_match_prefix,
+        pool_names,
     )
     from ..views.frames import write_output
     from ..views.terminal import shown
     from ..views.writers import quantity, results_table
 
     lineup = [name.strip() for name in bots.split(",") if name.strip()]
-    unknown = [name for name in lineup if name not in BOT_NAMES]
+    known = BOT_NAMES + ANALYSIS_BOT_NAMES
+    unknown = [name for name in lineup if name not in known]
     if unknown or not lineup:
-        raise typer.BadParameter(f"unknown bot {shown(', '.join(unknown)) or '(none)'}; choose from {', '.join(BOT_NAMES)}",
+        raise typer.BadParameter(f"unknown bot {shown(', '.join(unknown)) or '(none)'}; choose from {', '.join(known)}",
                                  param_hint="--bots")
     if faults > 0 and faults_file is None:
         if output == "-":
@@ -109,11 +131,17 @@ def simulate(
                                 bots=lineup, log_stock=stock, log_seq=seq, reveal_hands=reveal_hands,
                                 fault_rate=faults, variant=variant.value,
                                 match_prefix=default_match_prefix(seed, output) if match_prefix is None else match_prefix,
-                                rules=_house_rules(rules or []))
+                                rules=_house_rules(rules or []), bot_table=_bot_table(lineup))
+    if names is not None and pool is not None:
+        raise typer.BadParameter("give --names or --pool, not both", param_hint="--names/--pool")
+    if names is not None or pool is not None:
+        options.roster = [name.strip() for name in names.split(",") if name.strip()] if names is not None \
+            else pool_names(pool or 0)
     try:
         check_options(options)
     except ValueError as error:
-        raise typer.BadParameter(str(error), param_hint="--rules") from None
+        hint = "--names/--pool" if "roster" in str(error) else "--rules"
+        raise typer.BadParameter(shown(str(error)), param_hint=hint) from None
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -141,7 +169,10 @@ def simulate(
         listed = encode_faults(tally.faults, as_array=faults_file.lower().endswith(".json"))
         write_output(faults_file, lambda listing: listing.write(listed))
     if not quiet:
-        report.print(results_table(tally.matches, tally.rows()))
+        results = results_table(tally.matches, tally.rows())
+        if options.roster:
+            results.columns[0].header = "player (bot)"
+        report.print(results)
         if simulator.abandoned:
             undecided = quantity(simulator.abandoned, "deal", "deals")
             report.print(Text(f"{undecided} of a match undecided after {MAX_ROUNDS:,} rounds played again from the "

@@ -153,6 +153,8 @@ def report(
                                        "which the report may read again for boards and checksums (repeatable; "
                                        "by default none is read).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display, no closing line.")] = False,
+    alias: Annotated[str | None, typer.Option("--alias", metavar="FILE", help="Merge players' names (as "
+                                              "`drawlog players --alias`; default: [tool.drawlog] aliases).")] = None,
 ) -> None:
     """Write the audit as one HTML page that opens offline: summary, violations with boards, leaderboard, charts.
 
@@ -164,7 +166,9 @@ def report(
     """
     from ..tables.report_data import LogAccess, report_data
     from ..views.report import render_report
+    from .views import _aliases
 
+    aliases = _aliases(alias)
     _check_output(output)
     refuse_clobber("-o", output, [*paths, *(logs or [])])
     folder = _statistics_folder(paths)
@@ -182,7 +186,7 @@ def report(
             access = LogAccess.of(logs or [])
         try:
             data = report_data(folder, title=title, max_violations=max_violations, max_boards=boards,
-                               access=access)
+                               access=access, aliases=aliases)
         except OutputError as error:
             raise typer.BadParameter(shown(str(error)), param_hint="PATH") from None
         page = render_report(data)

@@ -1,4 +1,4 @@
-"""``drawlog stats``, ``audit``, ``query``, ``players`` and ``ratings``: the statistics tables."""
+"""``drawlog stats``, ``audit`` and ``query``: the statistics tables (``players``, ``ratings``: :mod:`.views`)."""
 
 from __future__ import annotations
 
@@ -248,10 +248,10 @@ def stats(
                            max_per_match=max_per_match or MAX_PER_MATCH, max_per_line=max_per_line or MAX_PER_LINE,
                            max_open_matches=max_open_matches, rebuild=rebuild)
     console = Console(stderr=True)
-    console.print(Text(f"wrote {shown(out)}: {summary_line(summary)}"), soft_wrap=True)
     inputs_line = _inputs_line(out)
-    if inputs_line:
+    if inputs_line:  # (before the last line, which says what was written)
         console.print(Text(inputs_line), soft_wrap=True)
+    console.print(Text(f"wrote {shown(out)}: {summary_line(summary)}"), soft_wrap=True)
 
 
 def _inputs_line(out: str) -> str | None:
@@ -424,8 +424,12 @@ def _is_device(output: str) -> bool:
         return False
 
 
-def _frame_command(compute, fmt: FrameFormat | None, output: Optional[str], folder: str) -> None:  # noqa: ANN001
-    """Compute a table and write it in ``fmt`` to ``output``; a folder that ``compute`` refuses is a usage error."""
+def _frame_command(compute, fmt: FrameFormat | None, output: Optional[str], folder: str,  # noqa: ANN001
+                   grouped: bool = False) -> None:
+    """Compute a table and write it in ``fmt`` to ``output``; a folder that ``compute`` refuses is a usage error.
+
+    ``grouped``: a text table's whole numbers with thousands separators.
+    """
     from rich.console import Console
 
     from ..views.frames import beyond_calendar, write_frame
@@ -443,7 +447,7 @@ def _frame_command(compute, fmt: FrameFormat | None, output: Optional[str], fold
     frame, notes = beyond_calendar(frame)
     for note in notes:
         typer.echo(f"note: {shown(note)}", err=True)
-    write_frame(frame, fmt.value, output, Console(highlight=False, emoji=False))
+    write_frame(frame, fmt.value, output, Console(highlight=False, emoji=False), grouped=grouped)
 
 
 @app.command()
@@ -470,48 +474,3 @@ def query(
                                      param_hint="SQL") from None
 
     _frame_command(compute, output_format, output, folder)
-
-
-@app.command()
-def players(
-    folder: Annotated[str, typer.Argument(metavar="DIR", help="A folder (or a URL: s3://…, file://…) written by `drawlog stats` or `drawlog audit`.")],
-    by: Annotated[Optional[str], typer.Option(metavar="COLUMN", help="Also group by this matches column (tournament, "
-                                                   "table_name, file).")] = None,
-    sort: Annotated[str, typer.Option(metavar="COLUMN", help="Sort by this column, best first (names A to Z).")] = "rating",
-    reverse: Annotated[bool, typer.Option("--reverse", help="Sort the other way.")] = False,
-    variant: VariantOption = None,
-    include_invalid: IncludeInvalidOption = False,
-    output_format: FrameFormatOption = None,
-    output: FrameOutputOption = None,
-) -> None:
-    """A leaderboard per player and variant: results, rating, how they win, draw and break rules.
-
-    Results and ratings count valid finished matches (--include-invalid: the invalid ones too);
-    invalid_matches says how many of the player's finished matches had errors.
-    """
-    from ..tables.dataset import PARTITION_KEYS
-    from ..tables.reports import LEADERBOARD_COLUMNS, leaderboard
-
-    if by is not None and by not in PARTITION_KEYS:
-        raise typer.BadParameter(f"choose one of {', '.join(PARTITION_KEYS)}", param_hint="--by")
-    sorts = ["player", "variant", *([by] if by and by != "variant" else []), *LEADERBOARD_COLUMNS]
-    if sort not in sorts:
-        raise typer.BadParameter(f"choose one of {', '.join(sorts)}", param_hint="--sort")
-    game = variant.value if variant is not None else None
-    _frame_command(lambda: leaderboard(folder, by=by, sort=sort, reverse=reverse, variant=game,
-                                       include_invalid=include_invalid), output_format, output, folder)
-
-
-@app.command()
-def ratings(
-    folder: Annotated[str, typer.Argument(metavar="DIR", help="A folder (or a URL: s3://…, file://…) written by `drawlog stats` or `drawlog audit`.")],
-    variant: VariantOption = None,
-    include_invalid: IncludeInvalidOption = False,
-    output_format: FrameFormatOption = None,
-    output: FrameOutputOption = None,
-) -> None:
-    """Plackett–Luce skill ratings (openskill) per variant from valid finished matches in time order, with uncertainty."""
-    from ..tables.reports import ratings as compute_ratings
-
-    game = variant.value if variant is not None else None
-    _frame_command(lambda: compute_ratings(folder, game, include_invalid), output_format, output, folder)

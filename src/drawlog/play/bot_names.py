@@ -4,3 +4,5 @@ engine (:data:`~drawlog.play.bots.BOTS` holds the same names; tests/test_startup
 from __future__ import annotations
 
 BOT_NAMES = ("random", "greedy", "tactician")
+#: The bots built on the analysis (:data:`~drawlog.analysis.bots.ANALYSIS_BOTS`), offered by ``drawlog simulate`` too.
+ANALYSIS_BOT_NAMES = ("expert", "peeker")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import msgspec
@@ -61,6 +61,22 @@ class SimulationOptions:
     variant: str = "draw"
     #: House rules: ``hand`` (tiles dealt to each player) and, in Draw, ``reserve``; the standard when left out.
     rules: Mapping[str, int] | None = None
+    #: The bots by name (default: :data:`~drawlog.play.bots.BOTS`); ``drawlog simulate`` adds the analysis's bots.
+    bot_table: Mapping[str, Callable[[], Bot]] | None = None
+    #: Players drawn into each match (seeded), each keeping one bot (``bots`` dealt round the roster); None: seats
+    #: ``p1``, ``p2`` … with ``bots`` by seat.
+    roster: Sequence[str] | None = None
+
+
+#: The names ``--pool N`` gives, in order; past them, ``ann2``, ``bob2`` …
+POOL_NAMES = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lea", "max", "ned",
+              "oli", "pam", "quy", "rex", "sam", "tia", "uma", "vic", "wes", "xia", "yan", "zoe")
+
+
+def pool_names(count: int) -> list[str]:
+    """``count`` distinct player names: ``ann``, ``bob`` … ``zoe``, then ``ann2`` … (for ``simulate --pool N``)."""
+    return [POOL_NAMES[index % len(POOL_NAMES)] + (str(index // len(POOL_NAMES) + 1) if index >= len(POOL_NAMES)
+                                                   else "") for index in range(count)]
 
 
 def default_match_prefix(seed: int, output: str) -> str:
@@ -100,6 +116,15 @@ def check_options(options: SimulationOptions) -> None:
     if rules.get("hand", 1) < 1 or rules.get("reserve", 0) < 0:
         raise ValueError("hand must be at least 1 and reserve at least 0")
     sizes = range(MIN_PLAYERS, MAX_PLAYERS + 1) if options.players == "mixed" else (int(options.players),)
+    if options.roster is not None:
+        roster = list(options.roster)
+        twice = sorted({name for name in roster if roster.count(name) > 1})
+        if twice or not all(name.strip() for name in roster):
+            raise ValueError(f"the roster names {', '.join(map(repr, twice))} twice" if twice
+                             else "the roster has an empty name")
+        if len(roster) < max(sizes):
+            raise ValueError(f"a roster of {len(roster)} cannot fill a table of {max(sizes)}: name at least "
+                             f"{max(sizes)} players")
     for players in sizes:
         faults, _ = house_rules(profile, players, rules.get("hand"), rules.get("reserve"), None)
         for fault in faults:
@@ -115,7 +140,10 @@ def _logged_rules(rules: GameRules, players: int) -> HouseRules | None:
 
 @dataclass(frozen=True)
 class MatchOutcome:
-    """Who played a finished match and how it ended (for the results table)."""
+    """Who played a finished match and how it ended (for the results table).
+
+    ``bots``: the bot of each seat, or with a roster each seat's player and bot (``ann (greedy)``).
+    """
 
     bots: tuple[str, ...]
     scores: tuple[int, ...]
@@ -157,8 +185,14 @@ class Simulator:
         """
         rng, options = self.rng, self.options
         players = options.players if options.players != "mixed" else rng.choice((2, 3, 4))
-        names = tuple(f"p{seat + 1}" for seat in range(int(players)))
-        bots = [BOTS[options.bots[seat % len(options.bots)]]() for seat in range(len(names))]
+        if options.roster:  # players drawn from the roster, each with their own bot
+            lineup = rng.sample(range(len(options.roster)), int(players))
+            names = tuple(options.roster[index] for index in lineup)
+        else:
+            lineup = list(range(int(players)))
+            names = tuple(f"p{seat + 1}" for seat in lineup)
+        table = options.bot_table if options.bot_table is not None else BOTS
+        bots = [table[options.bots[index % len(options.bots)]]() for index in lineup]
         meta = {**(options.meta or {}), "bots": [bot.name for bot in bots]}
         for _ in range(MAX_ATTEMPTS):
             events = self._play_match(match_id, names, bots, meta)
@@ -198,7 +232,9 @@ class Simulator:
         winner = names[match.result.winner] if match.result.winner is not None else None
         self.faults.final_claims(names, scores, len(events) + 1)
         events.append(MatchEnd(match=match_id, scores=scores, winner=winner))
-        self.outcome = MatchOutcome(tuple(bot.name for bot in bots), tuple(match.scores), match.result.winner)
+        played_by = tuple(f"{name} ({bot.name})" for name, bot in zip(names, bots)) if options.roster \
+            else tuple(bot.name for bot in bots)  # with a roster, results per player
+        self.outcome = MatchOutcome(played_by, tuple(match.scores), match.result.winner)
         if options.log_seq:
             events = _numbered(events, self.faults.seq_gaps(match_id))
         return events

@@ -31,6 +31,7 @@ def chart_data(tables: dict[str, pl.LazyFrame], board: pl.DataFrame) -> dict[str
         "wins": _player_shares(board, "win_share", "matches"),
         "scores": _score_lines(tables, order),
         "over_time": _violations_over_time(tables, order),
+        "ratings": rating_lines(tables),
     }
 
 
@@ -164,3 +165,37 @@ def _instant(first: int, seconds: float) -> str:
     """The time ``seconds`` after ``first`` (microseconds from 1970), within years 1 to 9999, in ISO 8601."""
     micros = min(max(first + round(seconds * 1e6), _EARLIEST), _LATEST)
     return (_EPOCH + timedelta(microseconds=micros)).isoformat()
+
+
+#: Players in the rating-over-time chart (those with most rated matches), and points a line at most.
+MAX_PLAYERS_RATED = 10
+MAX_RATING_POINTS = 200
+
+
+def rating_lines(tables: dict[str, pl.LazyFrame]) -> dict[str, Any]:
+    """Each player's rating (ordinal) after each rated match (``drawlog ratings --history``), most played first.
+
+    Against the matches' ``ts`` when every rated match has one (``mode`` ``time``), else against the
+    player's count of rated matches; a long line keeps every n-th point and its last.
+    """
+    from .history import rating_history
+    from .reports import counted
+
+    history = rating_history(tables["matches"].filter(counted(False)))
+    if history.height == 0:
+        return {"records": [], "mode": "count", "note": None}
+    timed = history["started_at"].null_count() == 0
+    several = history["variant"].n_unique() > 1
+    played = history.group_by("variant", "player").agg(pl.len().alias("n")).sort(
+        ["n", "variant", "player"], descending=[True, False, False])
+    kept = played.head(MAX_PLAYERS_RATED)
+    lines = history.join(kept.select("variant", "player", "n"), on=["variant", "player"])
+    step = (pl.col("n") // MAX_RATING_POINTS + 1)
+    lines = lines.filter((pl.col("rated_matches") % step == 0) | (pl.col("rated_matches") == pl.col("n")))
+    label = pl.format("{} ({})", pl.col("player"), pl.col("variant")) if several else pl.col("player")
+    records = lines.select(label.alias("player"), "variant", "rated_matches",
+                           pl.col("started_at").dt.strftime("%Y-%m-%dT%H:%M:%SZ").alias("at"),
+                           pl.col("ordinal").round(3)).to_dicts()
+    note = f"the {kept.height} players with most rated matches of {played.height}" \
+        if played.height > kept.height else None
+    return {"records": records, "mode": "time" if timed else "count", "note": note}

@@ -130,12 +130,13 @@ class ReportData:
 
 
 def report_data(folder: str | Path, title: str | None = None, max_violations: int = MAX_VIOLATIONS,
-                max_boards: int = MAX_BOARDS, access: LogAccess | None = None) -> ReportData:
+                max_boards: int = MAX_BOARDS, access: LogAccess | None = None,
+                aliases: dict[str, str] | None = None) -> ReportData:
     """The report of a statistics folder (:class:`~drawlog.errors.OutputError` when it cannot be read).
 
     The folder is untrusted input: its tables must have the columns and types
     ``drawlog stats`` writes, and the logs it names are opened only as
-    ``access`` allows (by default, none).
+    ``access`` allows (by default, none). ``aliases`` (alias → canonical name) merges players' names.
     """
     from ..log.remote import is_url
     from .storage import read_manifest
@@ -144,13 +145,17 @@ def report_data(folder: str | Path, title: str | None = None, max_violations: in
     folder = folder if isinstance(folder, str) and is_url(folder) else Path(folder)  # a URL: through fsspec
     tables = open_tables(folder)
     _check_columns(folder, tables)
+    if aliases:
+        from .aliases import merged
+
+        tables = merged(tables, aliases)
     manifest = read_manifest(folder)
     summary = _summary(manifest.get("summary"))
     inputs = [str(item) for item in manifest.get("inputs") or []] if isinstance(manifest.get("inputs"), list) else []
     violations = _violations(tables, max_violations)
     drawn = _add_boards(tables, violations.rows, max_boards, access)
     by_code = _by_code(tables["violations"])
-    board = leaderboard(folder)
+    board = leaderboard(folder, tables=tables)
     return ReportData(
         title=title or f"drawlog audit of {', '.join(inputs) or folder}",
         written=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
@@ -163,7 +168,7 @@ def report_data(folder: str | Path, title: str | None = None, max_violations: in
         by_player=_by_player(tables),
         violations=violations,
         leaderboard=Table(_rows(board.head(MAX_TABLE_ROWS)), board.height),
-        ratings=_cut(ratings(folder)),
+        ratings=_cut(ratings(folder, tables=tables)),
         charts=chart_data(tables, board),
         boards_drawn=drawn,
         boards_limit=max_boards,

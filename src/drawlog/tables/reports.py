@@ -41,6 +41,10 @@ def _counted(include_invalid: bool) -> pl.Expr:
     return FINISHED if include_invalid else FINISHED & (pl.col("valid") | pl.col("forfeit").is_not_null())
 
 
+#: The matches results count (public name of :func:`_counted`, for the views of :mod:`~drawlog.tables.h2h` …).
+counted = _counted
+
+
 def query(folder: str | Path, sql: str) -> pl.DataFrame:
     """Run SQL over the tables by their names (matches, rounds, players, moves, violations)."""
     context = pl.SQLContext(frames=open_tables(folder), eager=False)
@@ -52,7 +56,8 @@ def _of_variant(frame: pl.LazyFrame, variant: str | None) -> pl.LazyFrame:
     return frame if variant is None else frame.filter(pl.col("variant") == variant)
 
 
-def ratings(folder: str | Path, variant: str | None = None, include_invalid: bool = False) -> pl.DataFrame:
+def ratings(folder: str | Path, variant: str | None = None, include_invalid: bool = False,
+            tables: dict[str, pl.LazyFrame] | None = None) -> pl.DataFrame:
     """A Plackett–Luce rating per player and variant (openskill) from valid finished matches, in time order.
 
     Finished: with their match_end, a score at the target, replayed; valid:
@@ -63,10 +68,11 @@ def ratings(folder: str | Path, variant: str | None = None, include_invalid: boo
     scores rank the seats, equal scores tie. ``ordinal`` is ``mu − 3·sigma``, a
     conservative estimate. A match a player forfeits (format v1.2) ranks them
     last, whatever the scores: a loss. Sorted by variant, then best ordinal first.
+    ``tables``: the folder's tables already opened (with aliases merged, say).
     """
     from openskill.models import PlackettLuce
 
-    tables = open_tables(folder)
+    tables = tables if tables is not None else open_tables(folder)
     matches = (
         _of_variant(tables["matches"], variant)
         .filter(_counted(include_invalid) & pl.col("scores").is_not_null())
@@ -95,7 +101,8 @@ def ratings(folder: str | Path, variant: str | None = None, include_invalid: boo
 
 
 def leaderboard(folder: str | Path, by: str | None = None, sort: str = "rating", reverse: bool = False,
-                variant: str | None = None, include_invalid: bool = False) -> pl.DataFrame:
+                variant: str | None = None, include_invalid: bool = False,
+                tables: dict[str, pl.LazyFrame] | None = None) -> pl.DataFrame:
     """Per player and variant (and per ``by`` column of the matches, e.g. tournament): results, habits, faults.
 
     Each variant has rows of its own (``variant`` keeps one). ``matches``,
@@ -107,9 +114,10 @@ def leaderboard(folder: str | Path, by: str | None = None, sort: str = "rating",
     the match) and the habits every move,
     in any match. A share whose denominator is 0 is null. ``rating`` is the
     player's overall one in that variant. Sorted by ``sort``, best first
-    (:data:`ASCENDING`), or the other way with ``reverse``.
+    (:data:`ASCENDING`), or the other way with ``reverse``. ``tables``: the folder's tables already opened.
     """
-    tables = {name: _of_variant(frame, variant) for name, frame in open_tables(folder).items()}
+    opened = tables if tables is not None else open_tables(folder)
+    tables = {name: _of_variant(frame, variant) for name, frame in opened.items()}
     if by == "variant":
         by = None
     keys = ["player", "variant"] + ([by] if by else [])
@@ -166,7 +174,7 @@ def leaderboard(folder: str | Path, by: str | None = None, sort: str = "rating",
         )
         .collect()
     )
-    rated = ratings(folder, variant, include_invalid).select("player", "variant", pl.col("ordinal").alias("rating"),
+    rated = ratings(folder, variant, include_invalid, opened).select("player", "variant", pl.col("ordinal").alias("rating"),
                                             pl.col("sigma").alias("rating_sigma"))
     board = board.join(rated, on=["player", "variant"], how="left")
     descending = (sort not in ASCENDING) != reverse

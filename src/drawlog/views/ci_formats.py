@@ -199,7 +199,7 @@ class SarifWriter(Writer):
         super().__init__(stream)
         self._rule_index = {rule.code: index for index, rule in enumerate(RULES)}
         self._results = 0
-        self._seen: dict[str, int] = {}
+        self._seen: dict[int, int] = {}
 
     def _begin(self) -> None:
         driver = {"name": TOOL_NAME, "version": __version__, "semanticVersion": __version__,
@@ -233,9 +233,13 @@ class SarifWriter(Writer):
                                                                 "region": {"startLine": violation.follows}}}]
         self.stream.write(_encoder.encode(result).decode())
 
+    def start_file(self, file: str) -> None:
+        self._seen.clear()  # (a key holds the file: the same one never comes from another)
+
     def _fingerprint(self, violation: Violation) -> str:
         key = sarif_fingerprint(violation)
-        count = self._seen[key] = self._seen.get(key, 0) + 1
+        short = int(key[:16], 16)  # (what the count is kept by: 8 bytes, not the key's 32 characters)
+        count = self._seen[short] = self._seen.get(short, 0) + 1
         return f"{key}:{count}"
 
     def finish(self, summary: Summary) -> None:

@@ -21,33 +21,39 @@ from .plain_table import Column, plain_table
 from .terminal import literal, plain_console, shown, write_drawn
 
 
-def frame_table(frame, title: str | None = None) -> Table:  # noqa: ANN001 - polars.DataFrame
-    """A polars DataFrame as a rich table (floats to 3 decimals, nulls blank), its names and values literal."""
+def frame_table(frame, title: str | None = None, grouped: bool = False) -> Table:  # noqa: ANN001 - polars.DataFrame
+    """A polars DataFrame as a rich table (floats to 3 decimals, nulls blank), its names and values literal.
+
+    ``grouped``: whole numbers with thousands separators (``12,345``).
+    """
     table = Table(title=title, title_justify="left")
     for name, dtype in frame.schema.items():
         table.add_column(literal(name), justify="right" if dtype.is_numeric() else "left")
-    for row in _cells(frame):
+    for row in _cells(frame, grouped):
         table.add_row(*map(literal, row))
     return table
 
 
-def frame_tables(frame, width: int, title: str | None = None) -> list[Table]:  # noqa: ANN001
+def frame_tables(frame, width: int, title: str | None = None,  # noqa: ANN001
+                 grouped: bool = False) -> list[Table]:
     """The frame as rich tables that fit ``width``: columns that do not fit go to further tables.
 
     Each further table repeats the leading text columns (the player, the
     tournament …), so every row can still be read across; a frame that fits
     is one table.
     """
-    groups = _column_groups(frame, _cells(frame), width)
-    return [frame_table(frame if len(groups) == 1 else _columns(frame, group), title if index == 0 else None)
+    groups = _column_groups(frame, _cells(frame, grouped), width)
+    return [frame_table(frame if len(groups) == 1 else _columns(frame, group), title if index == 0 else None,
+                        grouped)
             for index, group in enumerate(groups)]
 
 
-def plain_tables(frame, width: int, title: str | None = None) -> str | None:  # noqa: ANN001
+def plain_tables(frame, width: int, title: str | None = None,  # noqa: ANN001
+                 grouped: bool = False) -> str | None:
     """:func:`frame_tables` as the plain text rich would print, drawn without rich (None when only rich can)."""
     if title is not None and (shown(title) != title or "[" in title):
         return None  # rich reads a title as markup
-    cells = _cells(frame)
+    cells = _cells(frame, grouped)
     schema = list(frame.schema.items())
     drawn = []
     for index, group in enumerate(_column_groups(frame, cells, width)):
@@ -93,11 +99,14 @@ def _columns(frame, positions: list[int]):  # noqa: ANN001, ANN202 - polars.Data
     return frame.select(pl.nth(*positions))
 
 
-def _cells(frame) -> list[tuple[str, ...]]:  # noqa: ANN001 - polars.DataFrame
-    """Each row's values as text: floats to 3 decimals, nulls blank, control characters escaped."""
+def _cells(frame, grouped: bool = False) -> list[tuple[str, ...]]:  # noqa: ANN001 - polars.DataFrame
+    """Each row's values as text: floats to 3 decimals, nulls blank, control characters escaped; ``grouped``:
+    whole numbers with thousands separators."""
     fractional = [dtype.is_float() or dtype.is_decimal() for dtype in frame.schema.values()]
-    return [tuple("" if value is None else f"{float(value):.3f}" if exact else shown(str(value))
-                  for value, exact in zip(row, fractional)) for row in _python_rows(frame)]
+    whole = [grouped and dtype.is_integer() for dtype in frame.schema.values()]
+    return [tuple("" if value is None else f"{float(value):.3f}" if exact else f"{value:,}" if integer
+                  else shown(str(value)) for value, exact, integer in zip(row, fractional, whole))
+            for row in _python_rows(frame)]
 
 
 def _python_rows(frame) -> list[tuple[Any, ...]]:  # noqa: ANN001 - polars.DataFrame
@@ -146,38 +155,40 @@ def beyond_calendar(frame):  # noqa: ANN001, ANN201 - polars.DataFrame
     return (frame.with_columns(changed) if changed else frame), notes
 
 
-def write_frame(frame, fmt: str, output: str | None, console: Console) -> None:  # noqa: ANN001
+def write_frame(frame, fmt: str, output: str | None, console: Console,  # noqa: ANN001
+                grouped: bool = False) -> None:
     """Write a DataFrame as rich tables (``table``), csv, json, jsonl or parquet to ``output``, or to standard output.
 
     On ``console`` when ``table`` goes to standard output; in a file, the
     tables are plain text as wide as ``console``. A failure to write raises
-    :class:`WriteFailed` naming the file (or standard output).
+    :class:`WriteFailed` naming the file (or standard output). ``grouped``: the
+    table's whole numbers with thousands separators (the other formats keep numbers).
     """
     if fmt == "table" and output in (None, "-"):
         if not console.is_terminal:  # a pipe or a file: no terminal to fit, so no key is ever cut
-            console.width = max(console.width, natural_width(frame))
-        drawn = plain_tables(frame, console.width) if plain_console(console) else None
+            console.width = max(console.width, natural_width(frame, grouped))
+        drawn = plain_tables(frame, console.width, grouped=grouped) if plain_console(console) else None
         if drawn is not None:
             write_drawn(console, drawn, console.is_terminal)
             return
-        for table in frame_tables(frame, console.width):
+        for table in frame_tables(frame, console.width, grouped=grouped):
             console.print(table)
         return
     if fmt == "table":
-        width = max(console.width, natural_width(frame))  # a file: every cell whole
-        text = plain_tables(frame, width)
+        width = max(console.width, natural_width(frame, grouped))  # a file: every cell whole
+        text = plain_tables(frame, width, grouped=grouped)
         if text is None:
-            text = plain_text(frame_tables(frame, width), width)
+            text = plain_text(frame_tables(frame, width, grouped=grouped), width)
         write_output(output, lambda stream: stream.write(text.encode("utf-8")))
     else:
         write_output(output, lambda stream: _encode_frame(frame, fmt, stream))
 
 
-def natural_width(frame) -> int:  # noqa: ANN001 - polars.DataFrame
+def natural_width(frame, grouped: bool = False) -> int:  # noqa: ANN001 - polars.DataFrame
     """How wide the frame's table is drawn with no cell cut or folded (its widest cell, header or line per column)."""
     from rich.cells import cell_len
 
-    cells = _cells(frame)
+    cells = _cells(frame, grouped)
     widths = [max([cell_len(shown(name)), *(cell_len(line) for row in cells for line in row[at].split("\n"))])
               for at, name in enumerate(frame.columns)]
     return sum(widths) + 3 * len(widths) + 1

@@ -29,6 +29,9 @@ CHARTS = (
       "holds more than two tiles).")),
     ("wins", "Win share per player",
      "The share of valid finished matches each player won."),
+    ("ratings", "Rating over time per player",
+     ("Each player's rating (openskill ordinal, mu − 3 sigma) after each valid finished match, as "
+      "`drawlog ratings --history` gives it: by the matches' ts, or by the player's count of matches.")),
     ("scores", "Score over time in a match",
      "Each player's score after each round of the match chosen in the list below the chart."),
     ("over_time", "Violations over time",
@@ -132,10 +135,22 @@ def _over_time(data: dict[str, Any]) -> Any:
     return chart.properties(width=WIDTH, height=HEIGHT)
 
 
+def _ratings(data: dict[str, Any]) -> Any:
+    import altair as alt
+
+    x = alt.X("at:T", title="match started (ts)") if data["mode"] == "time" \
+        else alt.X("rated_matches:Q", title="rated matches played")
+    return alt.Chart(_data(data["records"])).mark_line(point=False).encode(
+        x=x, y=alt.Y("ordinal:Q", title="rating (ordinal)"), color=alt.Color("player:N", title="player"),
+        tooltip=[alt.Tooltip("player:N"), alt.Tooltip("rated_matches:Q", title="matches"),
+                 alt.Tooltip("ordinal:Q", format=".2f")],
+    ).properties(width=WIDTH, height=HEIGHT)
+
+
 def chart_specs(charts: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The Vega-Lite specification of each chart with data, by chart id (no ``$schema``: nothing to look up)."""
     builders = {
-        "points": _points, "stock": _stock, "scores": _scores, "over_time": _over_time,
+        "points": _points, "stock": _stock, "scores": _scores, "over_time": _over_time, "ratings": _ratings,
         "voluntary": lambda data: _shares(data, "voluntary draws / draws", "rounds"),
         "wins": lambda data: _shares(data, "matches won / valid finished matches", "matches"),
     }
