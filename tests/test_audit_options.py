@@ -181,7 +181,7 @@ def test_every_command_writing_a_file_or_folder_takes_o_and_output():
     group = typer.main.get_command(app)  # (every command module imported)
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("**What `-o` writes.**", 1)[1].split("\n\n", 2)[1]
-    documented = dict(re.findall(r"^\| `drawlog ([a-z]+)` \| (.+?) \|", section, flags=re.MULTILINE))
+    documented = dict(re.findall(r"^\| `drawlog ([a-z0-9]+)` \| (.+?) \|", section, flags=re.MULTILINE))
     taking = set()
     for name, command in group.commands.items():  # type: ignore[attr-defined]
         for param in command.params:
