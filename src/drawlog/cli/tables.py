@@ -25,7 +25,9 @@ from .app import (
     MaxPerLineOption,
     MaxPerMatchOption,
     Variant,
+    _screen,
     _settings,
+    _write_baseline,
     app,
     refuse_clobber,
 )
@@ -44,6 +46,13 @@ class FrameFormat(str, Enum):
     json = "json"
     jsonl = "jsonl"
     parquet = "parquet"
+
+
+class AuditFormat(str, Enum):
+    """What ``audit`` prints on standard output."""
+
+    text = "text"
+    json = "json"
 
 
 #: The format ``-o FILE`` implies by the file's extension (``.txt``: the table as plain text).
@@ -65,8 +74,8 @@ IncludeInvalidOption = Annotated[bool, typer.Option(
 #: The logs ``stats`` and ``audit`` read.
 LogPaths = Annotated[list[str], typer.Argument(metavar="PATH", help="Log files, folders, or - for standard input.")]
 #: ``--out`` of ``stats`` and ``audit``.
-OutFolder = Annotated[str, typer.Option("--out", "-o", metavar="DIR", help="Folder for the Parquet tables (replaced "
-                                                                           "whole).")]
+OutFolder = Annotated[str, typer.Option("--out", "--output", "-o", metavar="DIR",
+                                        help="Folder for the Parquet tables (replaced whole).")]
 
 
 #: ``--rebuild`` of ``stats`` and ``audit``.
@@ -275,6 +284,20 @@ def audit(
                                                         "M205); repeat or comma-separate.")] = None,
     ignore: Annotated[Optional[list[str]], typer.Option(metavar="CODES", help="Do not report these codes or "
                                                         "prefixes.")] = None,
+    extend_select: Annotated[Optional[list[str]], typer.Option(
+        "--extend-select", metavar="CODES", help="Report these codes or prefixes too (added to --select).")] = None,
+    extend_ignore: Annotated[Optional[list[str]], typer.Option(
+        "--extend-ignore", metavar="CODES", help="Do not report these either (added to --ignore).")] = None,
+    baseline: Annotated[Optional[str], typer.Option(
+        "--baseline", metavar="FILE", help="Leave the violations this baseline holds out of the summary, the "
+                                           "tables printed and the exit status (they are counted, and kept in "
+                                           "the violations table).")] = None,
+    write_baseline: Annotated[Optional[str], typer.Option(
+        "--write-baseline", metavar="FILE", help="Write the violations found to FILE as a baseline (as validate's) "
+                                                 "and exit 0, printing one line.")] = None,
+    output_format: Annotated[AuditFormat, typer.Option(
+        "--format", "-f", help="text, or json: one JSON document (validate's summary, the tables written and "
+                               "their rows, and what text shows).")] = AuditFormat.text,
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the run too (exit 1).")] = False,
     exit_zero: Annotated[bool, typer.Option("--exit-zero", help="Exit 0 even when errors are found (2 still "
                                                                 "means nothing could be read).")] = False,
@@ -292,6 +315,10 @@ def audit(
     max-per-line) come from
     [tool.drawlog] in pyproject.toml or a drawlog.toml, as for validate; options given here win.
 
+    --baseline FILE (validate's baselines) leaves the violations it holds out of what is printed and of the
+    exit status; they are counted, and kept in the violations table. --format json prints one JSON
+    document: validate's summary, the tables written and their rows, and what the text shows.
+
     Exit status, as validate's: 0 no errors, 1 errors found (or warnings with --strict), 2 nothing could
     be read. The tables are written in every case but 2.
     """
@@ -304,25 +331,55 @@ def audit(
 
     settings = _settings(config, isolated)
     try:
-        codes = settings.codes(select, ignore, None, None)
+        codes = settings.codes(select, ignore, extend_select, extend_ignore)
     except ValueError as error:
         raise typer.BadParameter(shown(str(error)), param_hint="--select/--ignore") from None
     jobs = jobs if jobs is not None else settings.jobs or 1
+    if write_baseline is not None and output_format is AuditFormat.json:
+        raise typer.BadParameter("--write-baseline writes the baseline, not a report: drop --format json",
+                                 param_hint="--write-baseline/--format")
+    refuse_clobber("--write-baseline", write_baseline, paths)
+    screen = _screen(settings, baseline, False)  # (a bad baseline: exit 2 before anything is replayed)
     summary = _write_stats(paths, out, partition_by, "auditing", quiet, jobs, codes, cluster,
                            settings.ignored_in if settings.per_file_ignores else None,
                            max_per_match=max_per_match or settings.max_per_match or MAX_PER_MATCH,
                            max_per_line=max_per_line or settings.max_per_line or MAX_PER_LINE,
                            max_open_matches=max_open_matches, rebuild=rebuild)
+    from .auditing import audit_document, screen_violations
+
+    try:
+        violations, recorded = screen_violations(out, summary, screen.baseline if screen is not None else None,
+                                                 write_baseline is not None)
+    except OutputError as error:
+        raise typer.BadParameter(shown(str(error)), param_hint="--out") from None
+    if write_baseline is not None and recorded is not None:  # as validate's: one line, no report
+        _write_baseline(write_baseline, recorded, quiet, summary)
+        raise typer.Exit(EXIT_CLEAN)
     inputs_line = _inputs_line(out)
     if inputs_line and not quiet:
         typer.echo(inputs_line, err=True)
+    failed = summary.failed(strict)
+    status = EXIT_ERRORS if failed and not exit_zero else EXIT_CLEAN
+    if output_format is AuditFormat.json:
+        import json
+
+        from ..tables.storage import read_manifest
+
+        try:
+            found = audit_summary(out, top=top, violations=violations)
+        except OutputError as error:
+            raise typer.BadParameter(shown(str(error)), param_hint="--out") from None
+        counts = read_manifest(out).get("incremental")
+        document = audit_document(out, summary, found, counts if isinstance(counts, dict) else None)
+        typer.echo(json.dumps(document, ensure_ascii=False, default=str))
+        raise typer.Exit(status)
     console = make_console(sys.stdout)  # a pipe or a file: as wide as the tables, so no file name is cut
     share = summary.valid_matches / summary.matches if summary.matches else 0.0
     console.print(Text(f"{quantity(summary.matches, 'match', 'matches')} read, {summary.valid_matches:,} valid "
                        f"({share:.1%}), {summary.complete_matches:,} complete", style="bold"), soft_wrap=True)
     console.print(Text(summary_line(summary)), soft_wrap=True)
     try:
-        found = audit_summary(out, top=top)
+        found = audit_summary(out, top=top, violations=violations)
     except OutputError as error:
         raise typer.BadParameter(shown(str(error)), param_hint="--out") from None
     for key, title in (("variants", "matches by variant"), ("by_code", "violations by code"),
@@ -334,8 +391,7 @@ def audit(
     example = "SELECT code, count(*) AS n FROM violations GROUP BY code ORDER BY n DESC"
     console.print(Text(f"tables in {shown(out)}: query them with `drawlog query {shown(shlex.quote(out))} "
                        f"\"{example}\"`"), soft_wrap=True)
-    failed = summary.failed(strict)
-    raise typer.Exit(EXIT_ERRORS if failed and not exit_zero else EXIT_CLEAN)
+    raise typer.Exit(status)
 
 
 def _frame_format(fmt: FrameFormat | None, output: str | None) -> FrameFormat:

@@ -64,15 +64,16 @@ def validate(
         "--extend-ignore", metavar="CODES", help="Do not report these either (added to --ignore).")] = None,
     statistics: Annotated[bool, typer.Option("--statistics", help="Print counts per code instead of each "
                                                                   "violation: a table, count<TAB>code<TAB>name "
-                                                                  "lines with --format concise, or JSON with "
-                                                                  "--format json or jsonl.")] = False,
+                                                                  "lines with --format concise, or JSON "
+                                                                  "(--format json or jsonl).")] = False,
     fail_fast: Annotated[bool, typer.Option("--fail-fast", help="Stop at the first error.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the run too (exit 1).")] = False,
     exit_zero: Annotated[bool, typer.Option("--exit-zero", help="Exit 0 even when errors are found "
                                                                 "(2 still means nothing could be read).")]
     = False,
     output_file: Annotated[Optional[str], typer.Option(
-        "--output-file", "-o", metavar="FILE", help="Write the report to FILE instead of standard output.")] = None,
+        "--output", "--output-file", "-o", metavar="FILE",
+        help="Write the report to FILE instead of standard output (--output-file: the same).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the violations: no summary line, "
                                                               "no progress bar.")] = False,
     color: Annotated[ColorChoice, typer.Option("--color", metavar="WHEN", help="Colour text and concise output: "

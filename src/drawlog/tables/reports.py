@@ -196,10 +196,14 @@ def _share(part: pl.Expr, whole: pl.Expr) -> pl.Expr:
     return pl.when(whole > 0).then(part / whole)
 
 
-def audit_summary(folder: str | Path, top: int = 5) -> dict[str, pl.DataFrame]:
-    """What an audit prints: matches by variant, violations by code, and the players and files with most errors."""
+def audit_summary(folder: str | Path, top: int = 5,
+                  violations: pl.LazyFrame | None = None) -> dict[str, pl.DataFrame]:
+    """What an audit prints: matches by variant, violations by code, and the players and files with most errors.
+
+    ``violations``: the violations to count instead of the folder's table (those a baseline leaves).
+    """
     tables = open_tables(folder)
-    violations = tables["violations"]
+    violations = tables["violations"] if violations is None else violations
     errors = violations.filter(pl.col("severity") == "error")
     return {
         "variants": tables["matches"].group_by("variant")
