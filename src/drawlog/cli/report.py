@@ -155,8 +155,8 @@ def report(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display, no closing line.")] = False,
     alias: Annotated[str | None, typer.Option("--alias", metavar="FILE", help="Merge players' names (as "
                                               "`drawlog players --alias`; default: [tool.drawlog] aliases).")] = None,
-    analyze: Annotated[bool, typer.Option("--analyze", help="When the tables hold no analysis (`drawlog analyze "
-                                          "--out`), analyse the logs (from a statistics folder: the --logs ones) "
+    analyze: Annotated[bool, typer.Option("--analyze", help="When the tables hold no analysis (from "
+                                          "`drawlog analyze`), analyse the logs (from a statistics folder: the --logs ones) "
                                           "for the Analysis section, at analyze's defaults (64 deals per decision, "
                                           "seed 0): about a second of CPU per 2-player match; --jobs "
                                           "splits it.")] = False,
