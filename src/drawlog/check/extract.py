@@ -25,6 +25,7 @@ import msgspec
 
 from ..errors import InputError
 from ..log.events import MatchEnd, MatchStart
+from ..log.ids import bounded_id, bounded_ids
 from ..log.kept import kept_to_read_again
 from ..log.reader import LongLine, Source, read_blocks
 from .replay import Observer
@@ -70,6 +71,12 @@ class Criteria:
     matches: frozenset[str] = frozenset()
     tournaments: frozenset[str] = frozenset()
 
+    def __post_init__(self) -> None:
+        # Matches and players are held as bounded keys (drawlog.log.ids): a long id given is compared as one.
+        object.__setattr__(self, "players", frozenset(bounded_ids(list(self.players))))
+        object.__setattr__(self, "matches", frozenset(bounded_ids(list(self.matches))))
+        object.__setattr__(self, "tournaments", frozenset(bounded_ids(list(self.tournaments))))
+
     def wants(self, info: MatchInfo) -> bool:
         """Whether the match meets every condition."""
         return ((self.valid is None or info.valid == self.valid)
@@ -92,8 +99,9 @@ class _Learner(Observer):
         meta = event.meta or {}
         tournament = meta.get("tournament")
         info = self.found[(self.input, table.id, line)] = MatchInfo(
-            self.input, table.id, line, self.file, tournament=None if tournament is None else str(tournament))
-        info.players.extend(dict.fromkeys(event.players))
+            self.input, table.id, line, self.file,
+            tournament=None if tournament is None else bounded_id(str(tournament)))
+        info.players.extend(dict.fromkeys(bounded_ids(event.players)))
         table.observed = info
 
     def match_ended(self, table: Table, claim: MatchEnd | None, line: int) -> None:
@@ -177,7 +185,7 @@ class MatchFilter:
                         tag = _TAG.decode(raw)
                     except (msgspec.DecodeError, RecursionError):
                         continue
-                    infos = wanted.get(tag.match) if isinstance(tag.match, str) else None
+                    infos = wanted.get(bounded_id(tag.match)) if isinstance(tag.match, str) else None
                     if infos is None:
                         continue
                     info = _owner(infos, self._starts[(index, infos[0].id)], number)
