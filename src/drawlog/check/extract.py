@@ -36,6 +36,7 @@ import msgspec
 from ..engine.rounds import Round
 from ..errors import Fault, InputError
 from ..log.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
+from ..log.ids import bounded_id, bounded_ids
 from ..log.kept import kept_to_read_again
 from ..log.reader import LongLine, Source, read_blocks
 from .filters import Account, Criteria, MatchFacts
@@ -95,8 +96,9 @@ class _Learner(Observer):
         meta = event.meta or {}
         tournament = meta.get("tournament")
         info = self.found[(self.input, table.id, line)] = MatchInfo(
-            self.input, table.id, line, self.file, tournament=None if tournament is None else str(tournament))
-        info.players.extend(dict.fromkeys(event.players))
+            self.input, table.id, line, self.file,
+            tournament=None if tournament is None else bounded_id(str(tournament)))
+        info.players.extend(dict.fromkeys(bounded_ids(event.players)))
         info.facts.variant = event.variant
         info.facts.ts = event.ts
         self.starts.setdefault(table.id, []).append(info)
@@ -259,8 +261,9 @@ class MatchFilter:
                     except (msgspec.DecodeError, RecursionError):
                         account.invalid += 1
                         continue
-                    infos = wanted.get(tag.match) if isinstance(tag.match, str) else None
-                    info = _owner(infos, starts[tag.match], number) if infos is not None else None
+                    key = bounded_id(tag.match) if isinstance(tag.match, str) else None
+                    infos = wanted.get(key) if key is not None else None
+                    info = _owner(infos, starts[key], number) if infos is not None and key is not None else None
                     if info is None or (info.end is not None and number > info.end):
                         account.outside += 1
                         continue

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, timezone
 
+from ..log.ids import bounded_ids
 from .rules import select_codes
 
 #: The conditions in the order they are tried; a match dropped is counted under the first it fails.
@@ -60,6 +61,13 @@ class Criteria:
     until: datetime | None = None
     #: Keep only the first of matches alike (see :mod:`drawlog.check.extract`).
     dedupe: bool = False
+
+    def __post_init__(self) -> None:
+        # Matches, players and tournaments are held as bounded keys (drawlog.log.ids): a long one given is compared
+        # as one.
+        object.__setattr__(self, "players", frozenset(bounded_ids(list(self.players))))
+        object.__setattr__(self, "matches", frozenset(bounded_ids(list(self.matches))))
+        object.__setattr__(self, "tournaments", frozenset(bounded_ids(list(self.tournaments))))
 
     def dropped_by(self, facts: MatchFacts, valid: bool, match_id: str, players: list[str],
                    tournament: str | None) -> str | None:

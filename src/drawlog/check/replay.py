@@ -21,6 +21,7 @@ from ..engine.profiles import PROFILES, GameRules, house_rules
 from ..engine.rounds import Round
 from ..errors import Fault
 from ..log.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
+from ..log.ids import MAX_ID, bounded_id
 from . import follows as _follows
 from . import readings as _readings
 from .limits import MAX_OPEN_MATCHES
@@ -141,7 +142,7 @@ class Replay:
         """
         seen = self._seen
         for match_id, (file, line) in starts.items():
-            seen.add(match_id, self._index_of(file), line)
+            seen.add(bounded_id(match_id), self._index_of(file), line)
 
     def dispatch(self, event: Any, line: int) -> None:
         """Replay one decoded event, found on ``line``."""
@@ -235,7 +236,7 @@ class Replay:
 
     def invalid_line(self, match_id: str | None, seq: object, line: int, round_number: int | None = None) -> None:
         """Note a line of ``match_id`` that could not be read as an event: its last line, its seq."""
-        table = self.tables.get(match_id) if match_id is not None else None
+        table = self.tables.get(bounded_id(match_id)) if match_id is not None else None
         if table is not None:
             if table.follow is not None:
                 _readings.settle(self, table, None)
@@ -246,7 +247,7 @@ class Replay:
     def lost_line(self, match_id: str | None, line: int) -> None:
         """A line that could not be read (F001, F002) seems to be a move of ``match_id`` (None: of the one match
         open, if only one is): see :func:`~drawlog.check.follows.lost_line`."""
-        table = self.tables.get(match_id) if match_id is not None else \
+        table = self.tables.get(bounded_id(match_id)) if match_id is not None else \
             next(iter(self.tables.values())) if len(self.tables) == 1 else None
         if table is not None:
             _readings.lost_line(self, table, line)
@@ -297,7 +298,9 @@ class Replay:
 
     def _located(self, match_id: str, seq: int | None, event: Any, line: int,
                  round_number: int | None = None) -> Table | None:
-        """:meth:`_table` given the event's match id and seq."""
+        """:meth:`_table` given the event's match id and seq (a long id is looked up as its bounded key)."""
+        if len(match_id) > MAX_ID:
+            match_id = bounded_id(match_id)
         table = self._last
         if table is None or table.id != match_id:
             table = self.tables.get(match_id)
@@ -322,9 +325,10 @@ class Replay:
         return index
 
     def _unknown_match(self, event: Any, line: int) -> None:
-        self._emit("F004", f"{event.__struct_config__.tag} event of match {event.match}, "
-                           f"{ENDED if event.match in self._seen else NOT_STARTED}",
-                   line, event.match, None, getattr(event, "player", None))
+        match_id = bounded_id(event.match)
+        self._emit("F004", f"{event.__struct_config__.tag} event of match {match_id}, "
+                           f"{ENDED if match_id in self._seen else NOT_STARTED}",
+                   line, match_id, None, getattr(event, "player", None))
 
     def _check_seq(self, table: Table, seq: int, line: int, round_number: int | None = None) -> None:
         """F003 unless ``seq`` follows the last seq or the highest.
@@ -341,7 +345,7 @@ class Replay:
             table.top_seq = seq
 
     def _match_start(self, event: MatchStart, line: int) -> None:
-        match_id = event.match
+        match_id = bounded_id(event.match)  # a long id is held as its bounded key from here on
         first = self._seen.add(match_id, self._index_of(self.reporter.file), line)
         self.reporter.summary.matches += 1
         table = Table(match_id, None, line)
@@ -394,7 +398,7 @@ class Replay:
             table.weight += sum(len(name) for name in seats)
 
     def _round_start(self, event: RoundStart, line: int) -> None:
-        table = self.tables.get(event.match)
+        table = self.tables.get(bounded_id(event.match))
         table = self._table(event, line, table.upcoming_round() if table is not None else None)
         if table is None or table.match is None:
             return

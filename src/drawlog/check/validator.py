@@ -17,6 +17,7 @@ import msgspec
 
 from ..errors import InputError
 from ..log.events import KNOWN_FIELDS, MAX_NESTING, AnyEvent, timestamp
+from ..log.ids import bounded_id
 from ..log.reader import (
     BOM,
     MAX_LINE_BYTES,
@@ -283,8 +284,8 @@ class Validator:
                 return None
             self._invalid("F002", f"expected a JSON object, got {json_kind(obj)}", number)
             return None
-        match_id = obj.get("match") if isinstance(obj.get("match"), str) else None
-        player = obj.get("player") if isinstance(obj.get("player"), str) else None
+        match_id = bounded_id(obj["match"]) if isinstance(obj.get("match"), str) else None
+        player = bounded_id(obj["player"]) if isinstance(obj.get("player"), str) else None
         table = self.replay.tables.get(match_id) if match_id is not None else None
         kind = obj.get("type")
         round_number = None

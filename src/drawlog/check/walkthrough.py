@@ -24,6 +24,7 @@ from ..engine.match import Match
 from ..engine.rounds import Round
 from ..engine.tiles import TILES, label, members, tile_id
 from ..log.events import MAX_NESTING, Play, RoundStart
+from ..log.ids import bounded_id
 from ..log.reader import LongLine, Source, read_blocks, too_deep
 from .table import Table
 from .validator import Validator
@@ -73,18 +74,29 @@ def numbered_blocks(source: Source) -> Iterator[tuple[int, bytes, int]]:
 
 def walk(source: Source, selection: Selection, lines: Iterable[tuple[int, bytes]] | None = None,
          positions: bool = True) -> list[Frame]:
-    """The frames of the selected match (raises :class:`~drawlog.errors.InputError` when unreadable).
+    """The frames of the selected match as a list (raises :class:`~drawlog.errors.InputError` when unreadable).
 
-    A match is small, so its frames are returned whole: the match's ``F006``,
-    found when the input ends, belongs on its last frame. ``lines``: the
-    match's ``(number, raw line)`` already picked out of the source (by one
-    scan for several matches), instead of :func:`match_lines`. ``positions``:
-    write each frame's ``position`` string (else None, a little quicker).
+    :func:`frames` one after another, kept; see there for ``lines`` and ``positions``.
     """
-    frames: list[Frame] = []
+    return list(frames(source, selection, lines, positions))
+
+
+def frames(source: Source, selection: Selection, lines: Iterable[tuple[int, bytes]] | None = None,
+           positions: bool = True) -> Iterator[Frame]:
+    """The frames of the selected match, one at a time (raises :class:`~drawlog.errors.InputError` when unreadable).
+
+    Memory stays flat however long the match: each frame is yielded once the
+    next line of the match is read (the match's ``F006``, found when the input
+    ends, belongs on its last frame), and only the board of the round in play
+    is kept. ``lines``: the match's ``(number, raw line)`` already picked out of
+    the source (by one scan for several matches), instead of
+    :func:`match_lines`. ``positions``: write each frame's ``position`` string
+    (else None, a little quicker).
+    """
     validator = Validator()
     validator.start_input(source.name)
     replay, reporter = validator.replay, validator.reporter
+    key = bounded_id(selection.match)  # what the replay holds of a long id
     boards: dict[int, Board] = {}
     last: Frame | None = None
     for number, raw in match_lines(source, selection.match) if lines is None else lines:
@@ -92,29 +104,31 @@ def walk(source: Source, selection: Selection, lines: Iterable[tuple[int, bytes]
             break
         event = validator.decode_line(raw, number)
         ours = event.match == selection.match if event is not None else \
-            any(violation.match == selection.match for violation in reporter.found)
+            any(violation.match == key for violation in reporter.found)
         if not ours:  # another match's line naming this id (a player, say), or one unreadable as any match's
             reporter.found.clear()
             continue
-        table = replay.tables.get(selection.match)
+        table = replay.tables.get(key)
         placed = _placement(table, event)
         if event is not None:
             replay.dispatch(event, number)
-        table = replay.tables.get(selection.match) or table
+        table = replay.tables.get(key) or table
         if isinstance(event, RoundStart) and table is not None and table.round is not None:
-            boards[table.round.number] = Board(isinstance(table.round, FivesRound))
+            boards = {table.round.number: Board(isinstance(table.round, FivesRound))}  # earlier rounds: done
         state = table.round if table is not None else None
         if placed is not None and state is not None and not state.hands[placed[2]] >> placed[3] & 1:
             boards[state.number].place(placed[0], placed[1])  # the play was carried out
-        last = _frame(number, event, table, boards, list(reporter.flush()), positions)
-        if _selected(last, selection):
-            frames.append(last)
+        frame = _frame(number, event, table, boards, list(reporter.flush()), positions)
+        if last is not None and _selected(last, selection):
+            yield last
+        last = frame
     if selection.at is None:
         replay.end_input()
         tail = list(reporter.flush())
         if tail and last is not None:  # F006: reported on the match's last line
             last["violations"] += [_violation(violation) for violation in tail]
-    return frames
+    if last is not None and _selected(last, selection):
+        yield last
 
 
 def _selected(frame: Frame, selection: Selection) -> bool:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import io
+import itertools
 import os
+from collections.abc import Iterator
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, BinaryIO, Optional
+from typing import IO, TYPE_CHECKING, Annotated, Any, BinaryIO, Optional
 
 import typer
 
@@ -323,7 +325,7 @@ def _replay(source: Source, path: str, line: int | None, match: str | None, roun
     """``replay`` once its input can be read again (standard input kept in a file)."""
     from rich.console import Console
 
-    from ..check.walkthrough import Selection, match_ids, walk, what_is_at
+    from ..check.walkthrough import Selection, frames, match_ids, what_is_at
     from ..errors import InputError
     from ..views.board import frames_json, render_frames
     from ..views.board_svg import board_svg
@@ -344,32 +346,63 @@ def _replay(source: Source, path: str, line: int | None, match: str | None, roun
                 raise typer.BadParameter(f"{shown(path)} holds {len(ids):,} matches: say which with --match ID "
                                          f"(or give FILE:LINE); {_some_ids(ids)}", param_hint="--match")
             match = ids[0]
-        frames = walk(source, Selection(match, round_number, at))
+        # The frames stream: each is written as it comes, none kept (svg keeps the last board only).
+        stream = frames(source, Selection(match, round_number, at), positions=output_format is not ReplayFormat.svg)
+        first = next(stream, None)
+        last_board, last_line = None, 0
+        if first is not None and output_format is ReplayFormat.svg:
+            last_board, last_line = first["board"], first["line"]
+            for frame in stream:
+                last_line = frame["line"]
+                if frame["board"] is not None:
+                    last_board = frame["board"]
     except InputError as error:
         typer.echo(f"Error: {shown(str(error))}", err=True)
         raise typer.Exit(EXIT_UNUSABLE) from None
-    if not frames and match not in (known := match_ids(source, None)):
+    if first is None and match not in (known := match_ids(source, None)):
         raise typer.BadParameter(f"no match {shown(repr(match))} in {shown(path)}; {_some_ids(known)}",
                                  param_hint="--match")
-    if not frames:
+    if first is None:
         where = f" round {round_number}" if round_number is not None else ""
         raise typer.BadParameter(f"no line of match {shown(repr(match))}{where} in {shown(path)}"
                                  + (f" up to line {at}" if at is not None else ""), param_hint="LOG")
+    every: Iterator[dict[str, Any]] = itertools.chain([first], stream)
     if weigh is not None and at is not None:
-        _weigh_last(source, match, at, frames[-1], *weigh)
-    if output_format is ReplayFormat.json:
-        write_output(output, lambda stream: stream.write(frames_json(frames)))
-    elif output_format is ReplayFormat.svg:
-        board = next((frame["board"] for frame in reversed(frames) if frame["board"] is not None), None)
-        if board is None:
-            raise typer.BadParameter(f"no board yet at line {frames[-1]['line']}: no round has started", param_hint="--at")
-        write_output(output, lambda stream: stream.write(board_svg(board).encode()))
-    elif output is None:
-        render_frames(frames, words, Console(highlight=False, emoji=False))
-    else:
-        text = io.StringIO()
-        render_frames(frames, words, Console(file=text, width=100, color_system=None, highlight=False, emoji=False))
-        write_output(output, lambda stream: stream.write(text.getvalue().encode()))
+        every = _weighing_last(every, source, match, at, weigh)
+    try:
+        if output_format is ReplayFormat.json:
+            write_output(output, lambda out: out.writelines(frames_json([frame]) for frame in every))
+        elif output_format is ReplayFormat.svg:
+            if last_board is None:
+                raise typer.BadParameter(f"no board yet at line {last_line}: no round has started", param_hint="--at")
+            write_output(output, lambda out: out.write(board_svg(last_board).encode()))
+        elif output is None:
+            render_frames(every, words, Console(highlight=False, emoji=False))
+        else:
+            def text(out: IO[bytes]) -> None:
+                wrapper = io.TextIOWrapper(out, encoding="utf-8", newline="", write_through=True)
+                try:
+                    render_frames(every, words, Console(file=wrapper, width=100, color_system=None, highlight=False,
+                                                        emoji=False))
+                finally:
+                    wrapper.detach()
+            write_output(output, text)
+    except InputError as error:  # the input failed part way through the match
+        typer.echo(f"Error: {shown(str(error))}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE) from None
+
+
+def _weighing_last(frames: Iterator[dict[str, Any]], source: Source, match: str, line: int,
+                   weigh: tuple[int, int]) -> Iterator[dict[str, Any]]:
+    """The frames as they come, the last one (the frame of ``line``, where they stop) given its analysis."""
+    previous = None
+    for frame in frames:
+        if previous is not None:
+            yield previous
+        previous = frame
+    if previous is not None:
+        _weigh_last(source, match, line, previous, *weigh)
+        yield previous
 
 
 def _weigh_last(source: Source, match: str, line: int, frame: dict[str, Any], samples: int, seed: int) -> None:
