@@ -336,3 +336,17 @@ def test_a_long_first_line_without_nul_is_one_f001_and_the_rest_is_read(tmp_path
     log.write_bytes(b'{"type":"x","pad":"' + b"a" * 2_000_000 + b'"}\n' + b"".join(match_lines()))
     summary = json.loads(cli("validate", log, "--format", "json").stdout)["summary"]
     assert (summary["lines"], summary["matches"], summary["valid_matches"]) == (len(match_lines()) + 1, 1, 1)
+
+
+def test_the_api_takes_an_empty_select_as_nothing_selected() -> None:
+    """``drawlog.validate(select=[])`` reports nothing, as ``--select ''`` does; the summary still counts."""
+    import drawlog
+
+    log = Path(__file__).resolve().parents[1] / "sample_logs" / "every-violation.jsonl"
+    everything = drawlog.validate(log)
+    assert everything.violations
+    for select in ([], [""], [" , "]):
+        nothing = drawlog.validate(log, select=select)
+        assert nothing.violations == [] and nothing.summary.errors == 0
+        assert nothing.summary.matches == everything.summary.matches
+    assert {v.code for v in drawlog.validate(log, select=["M205"]).violations} == {"M205"}

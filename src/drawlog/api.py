@@ -69,10 +69,16 @@ class Validation:
 
 
 def _codes(select: Iterable[str] | None, ignore: Iterable[str] | None) -> frozenset[str] | None:
-    """The codes reported under ``select`` and ``ignore`` (codes or prefixes); None: every code."""
+    """The codes reported under ``select`` and ``ignore`` (codes or prefixes); None: every code.
+
+    An empty ``select`` (``[]``, ``[""]``) selects nothing, as ``--select ''`` does.
+    """
     if select is None and ignore is None:
         return None
-    return select_codes(list(select) if select is not None else None, list(ignore) if ignore is not None else None)
+    chosen = list(select) if select is not None else None
+    if chosen is not None and not any(part.strip() for value in chosen for part in value.split(",")):
+        return frozenset()
+    return select_codes(chosen, list(ignore) if ignore is not None else None)
 
 
 def validate(paths: Paths, *, select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
