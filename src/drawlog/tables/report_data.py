@@ -25,11 +25,12 @@ from ..check.rules import RULES_BY_CODE
 from .dataset import open_tables
 from .report_boards import Wanted, board_of, frames_at
 from .report_charts import chart_data
+from .report_corrections import MAX_CORRECTIONS, Verdict, corrections, verdict
 from .reports import leaderboard, ratings
 from .violations import VIOLATION_COLUMNS
 
-#: Violations listed in the report's table; the rest are counted.
-MAX_VIOLATIONS = 2_000
+#: Violations listed in the report (a page at a time); the rest are counted.
+MAX_VIOLATIONS = 20_000
 #: Violations (the first listed) shown with their board.
 MAX_BOARDS = 100
 #: Rows of the player, leaderboard and ratings tables; the rest are counted.
@@ -127,6 +128,10 @@ class ReportData:
     charts: dict[str, Any] = field(default_factory=dict)
     boards_drawn: int = 0
     boards_limit: int = MAX_BOARDS
+    verdict: Verdict = field(default_factory=lambda: Verdict(0, 0, 0, 0))
+    #: The results to correct (:func:`~drawlog.tables.report_corrections.corrections`), and how many in all.
+    corrections: list[dict[str, Any]] = field(default_factory=list)
+    corrections_total: int = 0
     #: The Analysis section (:func:`drawlog.analysis.report_section.analysis_section`), None without analysis tables.
     analysis: dict[str, Any] | None = None
 
@@ -155,7 +160,9 @@ def report_data(folder: str | Path, title: str | None = None, max_violations: in
     summary = _summary(manifest.get("summary"))
     inputs = [str(item) for item in manifest.get("inputs") or []] if isinstance(manifest.get("inputs"), list) else []
     violations = _violations(tables, max_violations)
-    drawn = _add_boards(tables, violations.rows, max_boards, access)
+    to_correct, to_correct_total = corrections(tables, MAX_CORRECTIONS)
+    drawn = _add_boards(tables, violations.rows, max_boards, access, _claim_rows(violations.rows, to_correct,
+                                                                               max_boards))
     by_code = _by_code(tables["violations"])
     board = leaderboard(folder, tables=tables)
     return ReportData(
@@ -174,6 +181,9 @@ def report_data(folder: str | Path, title: str | None = None, max_violations: in
         charts=chart_data(tables, board),
         boards_drawn=drawn,
         boards_limit=max_boards,
+        verdict=verdict(tables),
+        corrections=to_correct,
+        corrections_total=to_correct_total,
     )
 
 
@@ -328,10 +338,19 @@ def _violations(tables: dict[str, pl.LazyFrame], limit: int) -> Table:
     return Table(rows, total)
 
 
-def _add_boards(tables: dict[str, pl.LazyFrame], rows: list[dict[str, Any]], most: int, access: LogAccess) -> int:
-    """Put each of the first ``most`` violations' board (or why none) in its row; how many were drawn."""
-    wanted = [Wanted(index, row["file"], row["path"], row["line"], row["match"])
-              for index, row in enumerate(rows[:most]) if row["match"] is not None and row["line"] is not None]
+def _claim_rows(rows: list[dict[str, Any]], to_correct: list[dict[str, Any]], most: int) -> set[int]:
+    """The listed violation at the first wrong claim of each of the first ``most`` results to correct."""
+    firsts = {(row["file"], row["match"], row["first_line"]) for row in to_correct[:most]}
+    return {index for index, row in enumerate(rows) if (row["file"], row["match"], row["line"]) in firsts}
+
+
+def _add_boards(tables: dict[str, pl.LazyFrame], rows: list[dict[str, Any]], most: int, access: LogAccess,
+                also: Iterable[int] = ()) -> int:
+    """Put the board (or why none) of each of the first ``most`` violations, and of those ``also`` names, in
+    its row; how many were drawn."""
+    chosen = set(range(min(most, len(rows)))) | set(also)
+    wanted = [Wanted(index, rows[index]["file"], rows[index]["path"], rows[index]["line"], rows[index]["match"])
+              for index in sorted(chosen) if rows[index]["match"] is not None and rows[index]["line"] is not None]
     starts = (tables["matches"].group_by("file", "match").agg(pl.col("first_line").min())
               .filter(pl.col("match").is_in([item.match for item in wanted])).collect())
     first_lines = {(file, match): line for file, match, line in starts.iter_rows()}
@@ -342,7 +361,7 @@ def _add_boards(tables: dict[str, pl.LazyFrame], rows: list[dict[str, Any]], mos
         if index in frames:
             row["board"] = board_of(frames[index])
             drawn += row["board"]["board"] is not None
-        elif index < most:
+        elif index in chosen:
             row["board"] = {"board": None, "note": "no board: the line belongs to no match"}
         else:
             row["board"] = None

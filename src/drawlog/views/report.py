@@ -13,17 +13,26 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import html
-import json
 import math
 import re
 from importlib import resources
 from typing import Any
 
 from .. import __version__
-from .board_svg import board_svg
 from .report_charts import CHARTS, chart_specs, vega_runtime
-from .terminal import shown as _shown
+from .report_html import COUNT as _COUNT
+from .report_html import DECIMAL as _DECIMAL
+from .report_html import SHARE as _SHARE
+from .report_html import TEXT as _TEXT
+from .report_html import cut_note as _cut_note
+from .report_html import escape, lines, prose, script_json, section, shown_values
+from .report_html import head as _head
+from .report_html import number as _number
+from .report_html import table as _table
+from .report_verdict import corrections_section, verdict_section
+from .report_violations import board_html, violation_data, violations_list
+
+__all__ = ["escape", "render_report", "script_hash", "script_json", "shown_values"]
 
 #: The leaderboard's columns as ``drawlog players`` names them, and how each is shown.
 _SHARE, _DECIMAL, _COUNT, _TEXT = "share", "decimal", "count", "text"
@@ -40,88 +49,7 @@ BY_PLAYER = (("player", _TEXT), ("moves", _COUNT), ("errors", _COUNT), ("warning
              ("errors_per_100_moves", _DECIMAL))
 
 
-def escape(value: Any) -> str:
-    """Text for HTML text or a quoted attribute: control characters and bidirectional marks escaped as the
-    terminal shows them (``\\u202e``), then HTML-escaped, and ``://`` written ``&#58;//`` (never a link)."""
-    text = "" if value is None else _shown(str(value))
-    return html.escape(text, quote=True).replace("://", "&#58;//")
-
-
-def _lines(text: str) -> str:
-    """Text of several lines (a rule's examples) for a ``<pre>``: each line escaped as :func:`escape` does."""
-    return "\n".join(escape(line) for line in text.split("\n"))
-
-
-def shown_values(value: Any) -> Any:
-    """``value`` (lists and dicts of plain values) with every string as :func:`~drawlog.views.terminal.shown`
-    shows it, keys too: what the charts draw holds no control character or bidirectional mark."""
-    if isinstance(value, str):
-        return _shown(value)
-    if isinstance(value, dict):
-        return {shown_values(key): shown_values(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [shown_values(item) for item in value]
-    return value
-
-
-def script_json(value: Any) -> str:
-    """JSON to put inside a ``<script>`` element: ``<``, ``>``, ``&``, U+2028 and U+2029 as ``\\u`` escapes,
-    ``://`` as ``:\\/\\/``."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
-    return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").replace("://", ":\\/\\/"))
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def _number(value: Any, kind: str) -> str:
-    if value is None:
-        return "–"
-    if not _is_number(value):  # (the tables' types are checked; never formatted unescaped all the same)
-        return escape(value)
-    if kind == _SHARE:
-        return f"{value:.1%}"
-    if kind == _DECIMAL:
-        return f"{value:,.2f}"
-    if kind == _COUNT:
-        return f"{value:,}"
-    return escape(value)
-
-
-def _cells(row: dict[str, Any], columns: tuple[tuple[str, str], ...]) -> str:
-    out = []
-    for name, kind in columns:
-        value = row.get(name)
-        if kind == _TEXT:
-            out.append(f"<td>{escape(value)}</td>")
-        else:
-            sort = "" if value is None else f"{value!r}"
-            out.append(f'<td class="num" data-sort="{escape(sort)}">{_number(value, kind)}</td>')
-    return "".join(out)
-
-
-def _head(columns: tuple[tuple[str, str], ...]) -> str:
-    return "".join(f'<th{"" if kind == _TEXT else " class=num"}>{escape(name.replace("_", " "))}</th>'
-                   for name, kind in columns)
-
-
-def _table(rows: list[dict[str, Any]], columns: tuple[tuple[str, str], ...], element_id: str) -> str:
-    body = "".join(f"<tr>{_cells(row, columns)}</tr>" for row in rows)
-    return (f'<table class="sortable" id="{element_id}"><thead><tr>{_head(columns)}</tr></thead>'
-            f"<tbody>{body}</tbody></table>")
-
-
-def _cut_note(shown: int, total: int, what: str) -> str:
-    if total <= shown:
-        return ""
-    return f'<p class="note">The first {shown:,} {what} of {total:,} are listed; {total - shown:,} more are not ' \
-           f"shown here (all are in the tables: <code>drawlog stats</code>, <code>drawlog query</code>).</p>"
-
-
-def _section(element_id: str, title: str, lead: str, body: str) -> str:
-    return f'<section id="{element_id}"><h2>{escape(title)}</h2><p class="lead">{lead}</p>{body}</section>'
+_section = section
 
 
 def _summary(data: Any) -> str:
@@ -164,7 +92,7 @@ def _by_code(data: Any) -> str:
     rows = "".join(
         f"<tr><td><a href='#rule-{escape(row['code'])}'><code>{escape(row['code'])}</code></a></td>"
         f"<td>{escape(row['name'])}</td><td class='sev-{escape(row['severity'])}'>{escape(row['severity'])}</td>"
-        f"<td class=num>{_number(row['count'], _COUNT)}</td><td>{escape(row['summary'])}</td></tr>" for row in data.by_code)
+        f"<td class=num>{_number(row['count'], _COUNT)}</td><td>{prose(row['summary'])}</td></tr>" for row in data.by_code)
     body = (f"<table class=sortable id=by-code><thead><tr><th>code</th><th>name</th><th>severity</th>"
             f"<th class=num>count</th><th>what it checks</th></tr></thead><tbody>{rows}</tbody></table>"
             if data.by_code else "<p>No violation was found.</p>")
@@ -188,29 +116,10 @@ def _board_cell(row: dict[str, Any]) -> str:
         return "<td class=note>–</td>"
     if shown.get("board") is None:
         return f"<td><span class=note>{escape(shown['note'])}</span></td>"
-    svg = board_svg(shown["board"]).replace(' xmlns="http://www.w3.org/2000/svg"', "", 1).strip()
-    hands = "; ".join(f"{escape(name)}: {escape(' '.join(tiles)) or '–'}" for name, tiles in shown["hands"].items())
-    state = (f"round {escape(shown['round'])}, stock {escape(shown['stock_left'])} "
-             f"({escape(shown['drawable'])} may be drawn)")
-    state += f", {escape(shown['turn'])} to act" if shown.get("turn") else f", round over ({escape(shown['over'])})"
-    where = f"{row['file']}:{row['line']}"
-    return (f"<td><details><summary>board</summary><div class=board>{svg}</div>"
-            f"<p class=hands>{state}</p><p class=hands>hands: {hands}</p>"
-            f"<p class=hands>move by move: <code>drawlog replay {escape(where)}</code></p></details></td>")
+    return f"<td><details><summary>board</summary>{board_html(shown, None)}</details></td>"
 
 
-def _violations(data: Any) -> str:
-    rows = []
-    for index, row in enumerate(data.violations.rows, 1):
-        severity, code = escape(row["severity"]), escape(row["code"])
-        line = escape(row["line"])
-        rows.append(
-            f"<tr data-code='{code}' data-severity='{severity}'><td class=num>{index}</td>"
-            f"<td class=mono>{escape(row['file'])}</td><td class=num>{line}</td>"
-            f"<td class=mono>{escape(row['match'])}</td><td class=num>{escape(row['round'])}</td>"
-            f"<td>{escape(row['player'])}</td><td><a href='#rule-{code}'><code>{code}</code></a></td>"
-            f"<td class='sev-{severity}'>{severity}</td><td class=message>{escape(row['message'])}</td>"
-            f"{_board_cell(row)}</tr>")
+def _violations(data: Any, listed: dict[str, Any], templates: str) -> str:
     codes = "".join(f"<option value='{escape(item['code'])}'>{escape(item['code'])} {escape(item['name'])}</option>"
                     for item in sorted(data.by_code, key=lambda item: item["code"]))
     controls = ("<div class=filters><input id=violation-filter type=search placeholder='filter: any words "
@@ -218,18 +127,18 @@ def _violations(data: Any) -> str:
                 f"<select id=violation-code aria-label='code'><option value=''>every code</option>{codes}</select>"
                 "<select id=violation-severity aria-label='severity'><option value=''>every severity</option>"
                 "<option value=error>errors</option><option value=warning>warnings</option></select>"
+                "<label><input id=violation-group type=checkbox checked> grouped by match</label>"
                 "<span id=violation-count class=note></span></div>")
-    head = ("<th class=num>#</th><th>file</th><th class=num>line</th><th>match</th><th class=num>round</th>"
-            "<th>player</th><th>code</th><th>severity</th><th>message</th><th>board</th>")
     shown = len(data.violations.rows)
-    boards = (f"<p class=note>Each of the first {min(shown, data.boards_limit):,} violations has its board as "
-              f"the replay saw it after that line (open <i>board</i>); {data.boards_drawn:,} could be drawn.</p>")
-    table = (f"{controls}<table class=sortable id=violation-table><thead><tr>{head}</tr></thead>"
-             f"<tbody>{''.join(rows)}</tbody></table>")
+    boards = (f"<p class=note>Each of the first {min(shown, data.boards_limit):,} violations, and the first wrong "
+              f"claim of each result to correct, has its board as the replay saw it after that line (open "
+              f"<i>board</i>); {data.boards_drawn:,} could be drawn.</p>")
     return _section("violations", "Every violation",
-                    "Each violation as <code>drawlog validate</code> reports it, in the order found; click a "
-                    "column to sort, type to filter.",
-                    boards + _cut_note(shown, data.violations.total, "violations") + table)
+                    "Each violation as <code>drawlog validate</code> reports it, grouped by match in the order "
+                    f"found, {listed['page']:,} to a page: click a column to sort, type to filter, pick a code or "
+                    "a severity (over every violation listed, not only this page).",
+                    boards + _cut_note(shown, data.violations.total, "violations") + controls
+                    + violations_list(listed, templates))
 
 
 def _standings(data: Any) -> str:
@@ -316,7 +225,7 @@ def _charts(data: Any) -> str:
         note = (data.charts.get(name) or {}).get("note")
         extra = f"<p class=note>Shown: {escape(note)}.</p>" if note else ""
         empty = "" if (data.charts.get(name) or {}).get("records") else "<p class=note>Nothing to draw here.</p>"
-        boxes.append(f"<div class=chart-box><h3>{escape(title)}</h3><p class=note>{escape(lead)}</p>{extra}"
+        boxes.append(f"<div class=chart-box><h3>{escape(title)}</h3><p class=note>{prose(lead)}</p>{extra}"
                      f"<div class=chart id='chart-{name}'>{empty}</div></div>")
     return _section("charts", "Charts", "How the games went, from the tables' aggregates.",
                     f"<div class=charts>{''.join(boxes)}</div>")
@@ -326,26 +235,33 @@ def _rules(data: Any) -> str:
     items = "".join(
         f"<div class=rule id='rule-{escape(rule['code'])}'><h3><code>{escape(rule['code'])}</code> "
         f"{escape(rule['name'])} <span class='sev-{escape(rule['severity'])}'>({escape(rule['severity'])})</span></h3>"
-        f"<p>{escape(rule['summary'])}</p><p><i>Why:</i> {escape(rule['why'])}</p>"
-        f"<p class=note>Breaks it:</p><pre>{_lines(rule['bad'])}</pre>"
-        f"<p class=note>Keeps it:</p><pre>{_lines(rule['good'])}</pre></div>" for rule in data.rules)
+        f"<p>{prose(rule['summary'])}</p><p><i>Why:</i> {prose(rule['why'])}</p>"
+        f"<p class=note>Breaks it:</p><pre>{lines(rule['bad'])}</pre>"
+        f"<p class=note>Keeps it:</p><pre>{lines(rule['good'])}</pre></div>" for rule in data.rules)
     return _section("rules", "The rules broken, explained",
                     "Each code found above, as <code>drawlog rule CODE</code> explains it.",
                     items or "<p>No rule was broken.</p>")
 
 
+#: The page's sections after the list of violations' data is made, in order: what to correct first.
+_NAV = (("verdict", "Verdict"), ("corrections", "To correct"), ("players", "Leaderboard"), ("analysis", "Analysis"),
+        ("charts", "Charts"), ("by-code", "By code"), ("by-player", "By player"), ("violations", "Violations"),
+        ("summary", "Files"), ("rules", "Rules"))
+
+
 def render_report(data: Any) -> str:
-    """The whole page: the sections of ``data`` (a ReportData), its charts, and the Vega runtime, inline."""
+    """The whole page: the verdict and the results to correct first, then the standings, charts and violations,
+    with the Vega runtime inline."""
     inputs = ", ".join(escape(item) for item in data.inputs)
+    listed, templates = violation_data(data.violations.rows)
+    analysis = _analysis(data)
     header = (f"<header><h1>{escape(data.title)}</h1><p>Written {escape(data.written)} by drawlog "
-              f"{escape(__version__)} from {inputs or 'the tables'}.</p></header>"
-              "<nav><a href='#summary'>Summary</a><a href='#by-code'>By code</a><a href='#by-player'>By player</a>"
-              "<a href='#violations'>Violations</a><a href='#players'>Leaderboard</a>"
-              + ("<a href='#analysis'>Analysis</a>" if getattr(data, "analysis", None) else "")
-              + "<a href='#charts'>Charts</a>"
-              "<a href='#rules'>Rules</a></nav>")
-    body = header + "<main>" + "".join(part(data) for part in (
-        _summary, _by_code, _by_player, _violations, _standings, _analysis, _charts, _rules)) + "</main>" + (
+              f"{escape(__version__)} from {inputs or 'the tables'}.</p></header><nav>"
+              + "".join(f"<a href='#{key}'>{name}</a>" for key, name in _NAV if key != "analysis" or analysis)
+              + "</nav>")
+    parts = (verdict_section(data), corrections_section(data, listed), _standings(data), analysis, _charts(data),
+             _by_code(data), _by_player(data), _violations(data, listed, templates), _summary(data), _rules(data))
+    body = header + "<main>" + "".join(parts) + "</main>" + (
         "<footer>This page is self-contained: its scripts (Vega, Vega-Lite and Vega-Embed for the charts) and "
         "data are inside it, and it fetches nothing from the network.</footer>")
     filled = {"TITLE": escape(data.title), "VERSION": escape(__version__), "BODY": body,
