@@ -6,8 +6,11 @@ All Fives' arms run up and down from the spinner. Each tile is one
 standard patterns; each legal continuation point is marked with an arrow and
 the value a tile placed there must match, as the seeds' diagrams mark them.
 The drawing needs nothing from outside: no fonts to download (text is
-``sans-serif``), no links, no images. A long chain is scaled to fit: the
-``viewBox`` holds the whole board.
+``sans-serif``), no links, no images. A long chain with no spinner bends:
+past :data:`ROW_WIDTH` it turns back on a row below, joined to it by a
+drawn connector, and runs the other way (each tile still touching the one
+placed before it), so the drawing stays readable at the width of a page; a
+board with a spinner is scaled to fit: the ``viewBox`` holds the whole board.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ MAX_WIDTH = 1200
 ROW_WIDTH = 960
 #: The distance between the axes of two rows of a wrapped chain.
 ROW_STEP = 2 * UNIT + 6 * GAP
+#: How far the connector between two rows of a wrapped chain bulges out beyond their ends.
+BEND = 34
 MARGIN = 8
 
 #: Pip positions in a half, as multiples of :data:`PIP_OFFSET` from its centre (a half standing upright).
@@ -97,9 +102,22 @@ class _Drawing:
         self.parts.append("".join(out))
         self.cover(x, y, x + width, y + height)
 
-    def marker(self, point: Mapping[str, Any], x: float, y: float) -> None:
-        """An arrow from ``(x, y)`` outward at the point's end, and the value beyond it."""
+    def bend(self, x: float, y: float, heading: int) -> None:
+        """The connector of a wrapped chain: from the row at ``y`` ending at ``x`` (going ``heading``) round
+        to the row below, which starts under it going back."""
+        out = x + heading * BEND
+        below = y + ROW_STEP
+        self.parts.append(
+            f'<path class="bend" d="M{_n(x)},{_n(y)} C{_n(out)},{_n(y)} {_n(out)},{_n(below)} {_n(x)},{_n(below)}" '
+            'fill="none" stroke="#6d4c41" stroke-width="4" stroke-linecap="round"/>')
+        self.cover(min(x, out) - 4, y - 4, max(x, out) + 4, below + 4)
+
+    def marker(self, point: Mapping[str, Any], x: float, y: float, heading: int = 1) -> None:
+        """An arrow from ``(x, y)`` outward at the point's end (a right end that a bent chain brought back
+        leftward: ``heading`` -1), and the value beyond it."""
         dx, dy = DIRECTIONS[point["end"]]
+        if point["end"] == "right":
+            dx = heading
         tip = (x + 12 * dx, y + 12 * dy)
         back = (-dy * 6, dx * 6)
         corners = [(x + back[0], y + back[1]), tip, (x - back[0], y - back[1])]
@@ -117,28 +135,36 @@ class _Drawing:
 def board_svg(board: Mapping[str, Any]) -> str:
     """One frame's ``board`` (the board model's dict) as a standalone SVG document.
 
-    A chain with no spinner wider than :data:`ROW_WIDTH` is read like text:
-    it goes on at the start of a further row below; with a spinner the board
-    keeps its cross shape and the whole drawing is scaled down instead.
+    A chain with no spinner wider than :data:`ROW_WIDTH` bends back on a
+    further row below (a connector joins the rows) and runs the other way;
+    with a spinner the board keeps its cross shape and the whole drawing is
+    scaled down instead.
     """
     drawing = _Drawing()
     x: float = 0
     axis: float = 0
+    heading = 1  # +1 left to right, -1 right to left (a wrapped chain's odd rows)
     spinner_x: float | None = None
     wrap = not board.get("spinner")
     for item in board.get("chain") or ():
         left, right = item["show"]
         length = UNIT if item.get("double") else 2 * UNIT
-        if wrap and x and x + length > ROW_WIDTH:
-            x, axis = 0, axis + ROW_STEP
+        edge = x + heading * length
+        if wrap and x and not 0 <= edge <= ROW_WIDTH:  # the chain bends back below, a connector drawn
+            drawing.bend(x - heading * GAP, axis, heading)
+            heading, axis = -heading, axis + ROW_STEP
+            x += heading * GAP  # (the bend's end: the row below starts under where this one stopped)
+            edge = x + heading * length
+        start = min(x, edge)
+        halves = (left, right) if heading > 0 else (right, left)
         if item.get("double"):
-            drawing.tile(item, x, axis - UNIT, True, (left, right))
+            drawing.tile(item, start, axis - UNIT, True, halves)
             if item.get("spinner"):
-                spinner_x = x + UNIT / 2
+                spinner_x = start + UNIT / 2
         else:
-            drawing.tile(item, x, axis - UNIT / 2, False, (left, right))
-        x += length + GAP
-    chain_end = x - GAP
+            drawing.tile(item, start, axis - UNIT / 2, False, halves)
+        x = edge + heading * GAP
+    chain_end = x - heading * GAP
     arm_ends: dict[str, float] = {"up": -UNIT, "down": UNIT}
     arms = board.get("arms") or {}
     if spinner_x is not None:
@@ -160,7 +186,7 @@ def board_svg(board: Mapping[str, Any]) -> str:
         if where == "left":
             drawing.marker(point, -GAP, 0)
         elif where == "right":
-            drawing.marker(point, chain_end + GAP, axis)
+            drawing.marker(point, chain_end + heading * GAP, axis, heading)
         elif where in ("up", "down") and spinner_x is not None:
             drawing.marker(point, spinner_x, arm_ends[where] + (GAP if where == "down" else -GAP))
     return _document(drawing)
