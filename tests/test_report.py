@@ -53,9 +53,19 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return {"every": every, "samples": samples}
 
 
+def _listed(page: str) -> dict:
+    """The violations the page lists (the data its script shows a page at a time)."""
+    return json.loads(re.search(r'<script type="application/json" id="drawlog-violations">(.*?)</script>', page,
+                                re.DOTALL).group(1))
+
+
 def _rows(page: str) -> list[str]:
-    body = page[page.index("id=violation-table>"):]
-    return re.findall(r"<tr data-code='([A-Z0-9]+)'", body[:body.index("</table>")])
+    listed = _listed(page)
+    return [listed["codes"][row[5]] for row in listed["rows"]]
+
+
+def _template(page: str, number: int) -> str:
+    return re.search(rf"<template id=board-{number}>(.*?)</template>", page, re.DOTALL).group(1)
 
 
 def test_the_page_holds_no_web_address_and_stays_small(pages):
@@ -82,10 +92,12 @@ def test_a_board_is_the_replay_at_that_line(pages, tmp_path):
     result = runner.invoke(app, ["replay", f"{EVERY}:{line}", "--format", "svg", "-o", str(target)])
     assert result.exit_code == 0, result.output
     expected = target.read_text().replace(' xmlns="http://www.w3.org/2000/svg"', "").strip()
-    row = re.search(r"<tr data-code='M205'.*?</tr>", page, re.DOTALL).group(0)
-    assert f"<td class=num>{line}</td>" in row
-    assert expected in row
-    assert "drawlog replay" in row and f"every-violation.jsonl:{line}" in row
+    listed = _listed(page)
+    (row,) = [row for row in listed["rows"] if listed["codes"][row[5]] == "M205"]
+    assert row[1] == line and isinstance(row[8], int)
+    board = _template(page, row[8])
+    assert expected in board
+    assert "drawlog replay" in board and f"every-violation.jsonl:{line}" in board
 
 
 def test_the_charts_data_are_the_tables_aggregates(pages):
@@ -108,11 +120,11 @@ def test_from_a_statistics_folder_the_same_violations(pages, tmp_path):
     assert runner.invoke(app, ["stats", str(EVERY), "--out", str(stats), "-q"]).exit_code == 0
     target = tmp_path / "from-stats.html"
     _report(str(stats), "-o", str(target), "--logs", str(SAMPLES))  # the logs it may read again
-    table = re.compile(r"<table class=sortable id=violation-table>.*?</table>", re.DOTALL)
-    assert table.search(target.read_text()).group(0) == table.search(pages["every"].read_text()).group(0)
+    listed = re.compile(r'id="drawlog-violations">.*?</script><div id=violation-boards hidden>.*?</div>', re.DOTALL)
+    assert listed.search(target.read_text()).group(0) == listed.search(pages["every"].read_text()).group(0)
     _report(str(stats), "-o", str(target))  # no --logs: the tables' paths are not opened
     page = target.read_text()
-    assert "<summary>board</summary>" not in page and "no board: no logs were named for this report" in page
+    assert "<template id=board-" not in page and "no board: no logs were named for this report" in page
     assert "not checksummed: no logs were named for this report" in page
 
 
@@ -123,7 +135,7 @@ def test_the_table_is_cut_and_says_how_many_more(tmp_path):
     total = len(_validate_json(EVERY))
     assert len(_rows(page)) == 5
     assert f"The first 5 violations of {total} are listed; {total - 5} more are not shown" in page
-    assert page.count("<summary>board</summary>") <= 2
+    assert page.count("<template id=board-") <= 2
 
 
 def test_strings_from_logs_are_escaped(tmp_path):
@@ -136,9 +148,9 @@ def test_strings_from_logs_are_escaped(tmp_path):
     page = target.read_text()
     assert "<script>alert(1)" not in page
     assert "http://" not in page and "https://" not in page
-    assert page.count("</script>") == 3  # the charts' JSON, the Vega runtime, the page's own script
+    assert page.count("</script>") == 4  # the violations' and the charts' JSON, the Vega runtime, the page's script
     assert "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in page
-    assert "http&#58;//x.example/m" in page
+    assert "http:\\/\\/x.example/m" in _data_part(page)  # in the list's JSON: the same string, no address
 
 
 def test_a_log_without_matches_gives_a_report_without_charts(tmp_path):
@@ -260,25 +272,25 @@ def test_in_a_browser_the_report_loads_offline_and_draws(browser, pages):
 
     _open(browser, pages["every"])
     violations = _validate_json(EVERY)
-    rows = browser.find_elements(By.CSS_SELECTOR, "#violation-table tbody tr")
-    assert len(rows) == len(violations)
+    shown = "return Array.from(document.querySelectorAll('#violation-table tbody tr[data-code]'))"
+    rows = browser.execute_script(shown + ".filter(r => !r.hidden).map(r => r.dataset.code)")
+    assert sorted(rows) == sorted(item["code"] for item in violations)  # one page, grouped by match
 
     box = browser.find_element(By.ID, "violation-filter")
     box.send_keys("M207")
-    visible = browser.execute_script("return Array.from(document.querySelectorAll('#violation-table tbody tr'))"
-                                     ".filter(r => !r.hidden).map(r => r.dataset.code)")
+    visible = browser.execute_script(shown + ".filter(r => !r.hidden).map(r => r.dataset.code)")
     assert visible == [item["code"] for item in violations if item["code"] == "M207"]
+    assert browser.find_element(By.ID, "violation-count").text == f"{len(visible)} of {len(violations)} shown"
     box.clear()
     box.send_keys(" ")
+    browser.find_element(By.ID, "violation-group").click()  # one list, not grouped by match
     line_header = browser.find_element(By.XPATH, "//table[@id='violation-table']/thead/tr/th[3]")
     line_header.click()
-    lines = browser.execute_script("return Array.from(document.querySelectorAll('#violation-table tbody tr'))"
-                                   ".map(r => r.cells[2].textContent)")
+    lines = browser.execute_script(shown + ".map(r => r.cells[2].textContent)")
     expected = sorted((str(item["line"]) for item in violations if item["line"] is not None), key=int)
     assert lines[:len(expected)] == expected
     line_header.click()
-    lines = browser.execute_script("return Array.from(document.querySelectorAll('#violation-table tbody tr'))"
-                                   ".map(r => r.cells[2].textContent)")
+    lines = browser.execute_script(shown + ".map(r => r.cells[2].textContent)")
     assert lines[:len(expected)] == expected[::-1]
 
     choices = browser.find_elements(By.CSS_SELECTOR, "#chart-scores select option")
@@ -289,7 +301,7 @@ def test_in_a_browser_a_screenshot_of_the_sample_report(browser, pages):
     from selenium.webdriver.common.by import By
 
     _open(browser, pages["samples"])
-    browser.find_element(By.CSS_SELECTOR, "#violation-table details summary").click()  # one board open
+    browser.find_element(By.CSS_SELECTOR, "#violation-table .board-button").click()  # one board open
     height = browser.execute_script("return document.documentElement.scrollHeight")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     browser.set_window_size(1400, min(height, 16_000))
@@ -397,7 +409,7 @@ def test_a_crafted_folder_is_escaped_for_every_context(crafted_pages):
         assert [raw for raw in RAW if raw in data] == []
         assert "&lt;img src=x onerror=alert(1)&gt;" in data  # shown, as text
         assert "\\u202eecila" in data and "\\u2066" in data and "\\u2028" in data  # as the terminal shows them
-        assert data.count("</script>") == 1  # the charts' JSON only
+        assert data.count("</script>") == 2  # the violations' and the charts' JSON only
         charts = re.search(r'id="drawlog-charts">(.*?)</script>', data, re.DOTALL).group(1)
         assert "\\\\u202eecila" in charts  # the charts show it escaped too (a backslash, in JSON)
         assert "&lt;b&gt;many&lt;/b&gt;" not in data and "<b>many" not in data  # a count that is no number: 0
@@ -431,12 +443,12 @@ def test_stored_paths_are_opened_only_under_the_logs_named(crafted, crafted_page
     for outside in ("2", "3", "4"):  # /etc/shadow, a file beside the logs, a link out of the logs' folder
         assert by_end[outside][0] == "–" and "is not a log named for this report" in by_end[outside][1]
     assert hashlib.sha256(crafted["secret"].read_bytes()).hexdigest() not in text
-    assert "<summary>board</summary>" in text  # the boards of the log under --logs are drawn
+    assert "<template id=board-" in text  # the boards of the log under --logs are drawn
     assert "no board: /dev/zero is not a regular file" in text
     alone = crafted_pages[100].with_name("no-logs.html")
     result = _run_report(str(crafted["stats"]), "-o", str(alone))
     assert result.returncode == 0, result.stderr
-    assert "<summary>board</summary>" not in alone.read_text() and every not in alone.read_text()
+    assert "<template id=board-" not in alone.read_text() and every not in alone.read_text()
 
 
 def test_the_time_chart_draws_years_10000_and_0_at_the_calendars_ends(crafted_pages):
@@ -496,7 +508,7 @@ def test_a_fifo_is_read_once_and_hashed_as_read(tmp_path):
     page = target.read_text(encoding="utf-8")
     assert f"<td class='mono hash'>{hashlib.sha256(data).hexdigest()}</td>" in page
     assert f"<td class=mono>{fifo}</td>" in page and "drawlog-report-" not in page  # its name, not the copy's
-    assert "<summary>board</summary>" in page  # boards from what was read
+    assert "<template id=board-" in page  # boards from what was read
     piped = tmp_path / "stdin.html"
     result = _run_report("-", "-o", str(piped), input=data.decode())
     assert result.returncode == 0 and hashlib.sha256(data).hexdigest() in piped.read_text(), result.stderr
