@@ -41,7 +41,7 @@ def verdict_section(data: Any) -> str:
     """The verdict: one sentence and the counts behind it."""
     sentence, good = verdict_sentence(data.verdict)
     return (f"<section id=verdict class='verdict {'good' if good else 'bad'}'><h2>Verdict</h2>"
-            f"<p class=verdict-line>{sentence}</p></section>")
+            f"<p class=verdict-line elementtiming=verdict>{sentence}</p></section>")
 
 
 def _names_and_values(names: list[str], values: list[Any] | None, other: list[Any] | None) -> str:
