@@ -16,10 +16,10 @@ import re
 from pathlib import Path
 
 import pytest
+from test_report import _listed, _open, browser  # noqa: F401 - the browser fixture
 from typer.testing import CliRunner
 
 from drawlog.cli import app
-from test_report import _listed, _open, browser  # noqa: F401 - the browser fixture
 
 runner = CliRunner()
 ROOT = Path(__file__).parent.parent
@@ -226,9 +226,11 @@ def test_in_a_browser_many_violations_are_paged_and_grouped(browser, pages):  # 
     browser.get(page.resolve().as_uri())  # (no valid match: the win chart has nothing to draw)
     assert [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"] == []
     shown = "return Array.from(document.querySelectorAll('#violation-table tbody tr[data-code]')).map(r => r.id)"
-    assert browser.execute_script(shown) == [f"v-{n}" for n in range(1, 101)]  # the first page: 100
+    size = listed["page"]
+    assert size == 50
+    assert browser.execute_script(shown) == [f"v-{n}" for n in range(1, size + 1)]  # the first page
     pages_text = browser.find_element(By.CSS_SELECTOR, "#violation-pager .page-of").text
-    assert pages_text == f"page 1 of {-(-total // 100)} (1–100)"
+    assert pages_text == f"page 1 of {-(-total // size)} (1–{size})"
     heads = browser.execute_script("return Array.from(document.querySelectorAll('#violation-table tbody'))"
                                    ".map(b => [b.id, b.querySelector('tr.group-head').textContent])")
     assert [head[0] for head in heads] == ["match-0-0"]
@@ -236,14 +238,14 @@ def test_in_a_browser_many_violations_are_paged_and_grouped(browser, pages):  # 
     assert re.search(rf"match {listed['matches'][0]} \S+passes.jsonl · {first_match} violations", heads[0][1])
     browser.find_element(By.CSS_SELECTOR, "#violation-pager [data-go=last]").click()
     last = browser.execute_script(shown)
-    assert last[-1] == f"v-{total}" and len(last) == total - 100 * (-(-total // 100) - 1)
+    assert last[-1] == f"v-{total}" and len(last) == total - size * (-(-total // size) - 1)
     # the filter and the code list work over every page
     code = next(code for code in listed["codes"] if code == "M207")
     wanted = [f"v-{n}" for n, row in enumerate(listed["rows"], 1) if listed["codes"][row[5]] == code]
     browser.execute_script("var s = document.getElementById('violation-code'); s.value = arguments[0];"
                            "s.dispatchEvent(new Event('input'));", code)
     assert browser.find_element(By.ID, "violation-count").text == f"{len(wanted)} of {total:,} shown"
-    assert browser.execute_script(shown) == wanted[:100]
+    assert browser.execute_script(shown) == wanted[:size]
     # a group collapses and opens again
     toggle = browser.find_element(By.CSS_SELECTOR, "#violation-table tr.group-head button.toggle")
     browser.execute_script("arguments[0].click()", toggle)

@@ -143,7 +143,8 @@ def report(
     title: Annotated[str | None, typer.Option(metavar="TITLE", help="The page's title (default: names the "
                                                                    "inputs).")] = None,
     max_violations: Annotated[int, typer.Option("--max-violations", min=0, metavar="N",
-                                                help="List at most N violations (the rest are counted).")] = 2_000,
+                                                help="List at most N violations, shown 50 to a page grouped by "
+                                                     "match (the rest are counted).")] = 20_000,
     boards: Annotated[int, typer.Option("--boards", min=0, metavar="N",
                                         help="Draw the board of the first N violations listed.")] = 100,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, metavar="N",
@@ -161,7 +162,8 @@ def report(
                                           "seed 0): about a second of CPU per 2-player match; --jobs "
                                           "splits it.")] = False,
 ) -> None:
-    """Write the audit as one HTML page that opens offline: summary, violations with boards, leaderboard, charts.
+    """Write the audit as one HTML page that opens offline: the verdict and the results to correct first, then
+    the leaderboard, charts and violations with their boards.
 
     From logs, the logs are replayed once and the tables written to a temporary folder; from a
     statistics folder (`drawlog stats`/`audit --out`), the tables are read as they are (untrusted:

@@ -70,8 +70,8 @@ def corrections(tables: dict[str, pl.LazyFrame], limit: int = MAX_CORRECTIONS) -
               .filter(pl.col("nth") < SHOWN_CLAIMS).sort("order").collect())
     for item in listed.select("file", "match", "line", "round", "code", "message").iter_rows(named=True):
         wrong.setdefault((item.pop("file"), item.pop("match")), []).append(item)
-    counted = dict(((file, match), count) for file, match, count in violations.filter(
-        pl.col("code").is_in(FIXED_CODES)).group_by("file", "match").agg(pl.len()).collect().iter_rows())
+    counted = {(file, match): count for file, match, count in violations.filter(
+        pl.col("code").is_in(FIXED_CODES)).group_by("file", "match").agg(pl.len()).collect().iter_rows()}
     by_match: dict[tuple[str, str], list[tuple[str, int]]] = {}
     for file, match, code, count, _ in codes.sort(["count", "code"], descending=[True, False]).collect().iter_rows():
         by_match.setdefault((file, match), []).append((code, count))

@@ -35,7 +35,6 @@ from .report_violations import board_html, violation_data, violations_list
 __all__ = ["escape", "render_report", "script_hash", "script_json", "shown_values"]
 
 #: The leaderboard's columns as ``drawlog players`` names them, and how each is shown.
-_SHARE, _DECIMAL, _COUNT, _TEXT = "share", "decimal", "count", "text"
 LEADERBOARD = (("player", _TEXT), ("variant", _TEXT), ("matches", _COUNT), ("match_wins", _COUNT),
                ("win_share", _SHARE), ("rating", _DECIMAL), ("rating_sigma", _DECIMAL),
                ("invalid_matches", _COUNT), ("rounds", _COUNT), ("rounds_won_domino", _COUNT),

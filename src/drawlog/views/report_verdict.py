@@ -16,6 +16,9 @@ from typing import Any
 from .report_html import cut_note, escape, section
 from .report_violations import group_anchor
 
+#: Results to correct on one page of their table (the page's script turns the pages).
+PAGE_ROWS = 25
+
 
 def fixed_name(file: str) -> str:
     """The name ``drawlog fix`` is told to write for ``file``: ``.fixed`` before its ``.jsonl`` (``-`` as is)."""
@@ -30,8 +33,9 @@ def verdict_sentence(verdict: Any) -> tuple[str, bool]:
     errors = (f"{verdict.with_errors:,} of {verdict.matches:,} matches have errors ({verdict.errors:,} in all)"
               if verdict.with_errors else "no match has an error")
     if verdict.to_correct:
-        return (f"<b>{verdict.to_correct:,} of {verdict.matches:,} matches need a correction</b> of a claimed "
-                f"result (listed below); {errors}.", False)
+        sentence = (f"<b>{verdict.to_correct:,} of {verdict.matches:,} matches need a correction</b> of a claimed "
+                    f"result (listed below); {errors}.")
+        return sentence, False
     if not verdict.matches:
         return "<b>No match was read</b>: there is no result to judge.", True
     return f"<b>All results stand</b>: every claimed result agrees with the replay; {errors}.", True
@@ -100,8 +104,10 @@ def corrections_section(data: Any, violations: dict[str, Any]) -> str:
         head = ("<th>match, file, players</th><th>winner claimed</th><th>winner by the replay</th>"
                 "<th>final scores claimed</th><th>final scores by the replay</th><th>wrong claims</th>"
                 "<th>errors of the match</th><th>to correct</th>")
-        body = (f"<table id=corrections-table class=corrections><thead><tr>{head}</tr></thead><tbody>"
-                + "".join(_row(row, group_anchor(violations, row["file"], row["match"])) for row in rows)
+        shown = [_row(row, group_anchor(violations, row["file"], row["match"])) for row in rows]
+        body = (f"<table id=corrections-table class='corrections paged' data-page={PAGE_ROWS}><thead><tr>{head}</tr>"
+                "</thead><tbody>" + "".join(row if index < PAGE_ROWS else row.replace("<tr>", "<tr hidden>", 1)
+                                            for index, row in enumerate(shown))
                 + "</tbody></table>" + cut_note(len(rows), data.corrections_total, "matches to correct"))
     return section(
         "corrections", "Results to correct",

@@ -17,7 +17,7 @@ from .board_svg import board_svg
 from .report_html import escape, script_json, shown_values
 
 #: Violations on one page of the list (the page's script cuts the pages; a match's group may run on).
-PAGE_ROWS = 100
+PAGE_ROWS = 50
 #: The list's columns, as its header shows them and the script sorts by them.
 COLUMNS = (("index", "#", "num"), ("file", "file", ""), ("line", "line", "num"), ("match", "match", ""),
            ("round", "round", "num"), ("player", "player", ""), ("code", "code", ""), ("severity", "severity", ""),
