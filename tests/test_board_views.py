@@ -13,12 +13,13 @@ import re
 import string
 import xml.etree.ElementTree as ET
 from importlib import resources
+from itertools import pairwise
 
 import pytest
 from rich.console import Console
 
 from drawlog.views.board import describe, frame_lines, frames_json, printable, render_frames
-from drawlog.views.board_svg import MAX_WIDTH, board_svg
+from drawlog.views.board_svg import MAX_WIDTH, ROW_WIDTH, UNIT, board_svg
 from drawlog.views.language import LANGUAGES, UnknownLanguage, catalog
 from drawlog.views.points import ordered_points
 
@@ -253,6 +254,47 @@ def test_svg_of_an_empty_board_and_a_long_chain():
     assert int(ET.fromstring(svg).get("width")) <= MAX_WIDTH
     rows = {float(rect.get("y")) for rect in ET.fromstring(svg).iter(f"{SVG}rect") if rect.get("rx")}
     assert len(rows) == 4  # two rows, plain tiles and doubles in each
+
+
+def _halves(svg: str) -> list[tuple[float, float, int, int]]:
+    """Each tile as drawn: its rect's x and y, and the pips of its left (top) and right (bottom) half."""
+    found = []
+    for g in ET.fromstring(svg).iter(f"{SVG}g"):
+        if g.get("class") != "tile":
+            continue
+        rect = g.find(f"{SVG}rect")
+        x, y, width = float(rect.get("x")), float(rect.get("y")), float(rect.get("width"))
+        middle = x + width / 2 if width > UNIT else None
+        pips = [(float(c.get("cx")), float(c.get("cy"))) for c in g.iter(f"{SVG}circle")]
+        if middle is None:  # upright (a double): both halves alike
+            found.append((x, y, len(pips) // 2, len(pips) // 2))
+        else:
+            found.append((x, y, sum(cx < middle for cx, _ in pips), sum(cx > middle for cx, _ in pips)))
+    return found
+
+
+def test_svg_a_long_chain_bends_back_with_a_connector():
+    values = [0, 1, 2, 3, 4, 5, 6, 0, 2, 4, 6, 1, 3, 5, 0, 3, 6, 2, 5, 1, 4, 0]  # a line of 21 tiles, no double
+    tiles = [f"[{min(a, b)}|{max(a, b)}]" for a, b in pairwise(values)]
+    chain = [item(tile, (a, b)) for tile, a, b in zip(tiles, values, values[1:])]
+    svg = board_svg(board(tiles, [], [point(tiles[0], "A", 0, "left"), point(tiles[-1], "B", 0, "right")], chain))
+    drawn = _halves(svg)  # in chain order
+    rows = sorted({y for _, y, _, _ in drawn})
+    assert len(rows) == 2 and ET.fromstring(svg).findall(f".//{SVG}path[@class='bend']")
+    first = [tile for tile in drawn if tile[1] == rows[0]]
+    second = [tile for tile in drawn if tile[1] == rows[1]]
+    assert all(a[0] < b[0] for a, b in pairwise(first))  # left to right, then
+    assert all(a[0] > b[0] for a, b in pairwise(second))  # right to left below
+    assert second[0][0] == first[-1][0]  # the row below starts under where the first stopped
+    # each tile touches the one placed before it with the matching half, whichever way its row runs
+    for (_, _, _, right), value in zip(first, values[1:]):
+        assert right == value
+    for (_, _, left, _), value in zip(second, values[len(first) + 1:]):
+        assert left == value
+    marks = {g.get("data-end"): g for g in ET.fromstring(svg).iter(f"{SVG}g") if g.get("class") == "open"}
+    arrow = [float(n.split(",")[0]) for n in marks["right"].find(f"{SVG}polygon").get("points").split()]
+    assert arrow[1] < min(arrow[0], arrow[2]) < second[-1][0]  # the right end's arrow points left, past its tile
+    assert int(ET.fromstring(svg).get("width")) <= ROW_WIDTH + 100  # drawn at its own size: no scaling down
 
 
 # -- the text view -------------------------------------------------------------
