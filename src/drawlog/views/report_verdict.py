@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .report_html import cut_note, escape, section
+from .report_html import cut_note, escape, prose, section
 from .report_violations import group_anchor
 
 #: Results to correct on one page of their table (the page's script turns the pages).
@@ -77,7 +77,7 @@ def _row(row: dict[str, Any], anchor: str | None) -> str:
     claimed = _names_and_values(row["players"], row["claimed_scores"], row["scores"])
     recomputed = _names_and_values(row["players"], row["scores"], row["claimed_scores"])
     wrong = "".join(f"<li>line {escape(item['line'])}{_round(item['round'])}: <code>{escape(item['code'])}</code> "
-                    f"{escape(item['message'])}</li>" for item in row["wrong"])
+                    f"{prose(item['message'])}</li>" for item in row["wrong"])
     more = row["wrong_total"] - len(row["wrong"])
     if more > 0:
         wrong += f"<li class=note>and {more:,} more</li>"
