@@ -245,7 +245,7 @@ def _rules(data: Any) -> str:
 #: The page's sections after the list of violations' data is made, in order: what to correct first.
 _NAV = (("verdict", "Verdict"), ("corrections", "To correct"), ("players", "Leaderboard"), ("analysis", "Analysis"),
         ("charts", "Charts"), ("by-code", "By code"), ("by-player", "By player"), ("violations", "Violations"),
-        ("summary", "Files"), ("rules", "Rules"))
+        ("summary", "Summary"), ("rules", "Rules"))
 
 
 def render_report(data: Any) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from .report_html import cut_note, escape, prose, section
-from .report_violations import group_anchor
+from .report_violations import group_anchors
 
 #: Results to correct on one page of their table (the page's script turns the pages).
 PAGE_ROWS = 25
@@ -104,7 +104,8 @@ def corrections_section(data: Any, violations: dict[str, Any]) -> str:
         head = ("<th>match, file, players</th><th>winner claimed</th><th>winner by the replay</th>"
                 "<th>final scores claimed</th><th>final scores by the replay</th><th>wrong claims</th>"
                 "<th>errors of the match</th><th>to correct</th>")
-        shown = [_row(row, group_anchor(violations, row["file"], row["match"])) for row in rows]
+        anchor = group_anchors(violations)
+        shown = [_row(row, anchor(row["file"], row["match"])) for row in rows]
         body = (f"<table id=corrections-table class='corrections paged' data-page={PAGE_ROWS}><thead><tr>{head}</tr>"
                 "</thead><tbody>" + "".join(row if index < PAGE_ROWS else row.replace("<tr>", "<tr hidden>", 1)
                                             for index, row in enumerate(shown))

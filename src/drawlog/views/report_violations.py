@@ -11,6 +11,7 @@ is opened. Strings are shown by the script as text, never parsed as HTML.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .board_svg import board_svg
@@ -66,15 +67,19 @@ def violation_data(rows: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
     return shown_values(data), "".join(templates)
 
 
-def group_anchor(data: dict[str, Any], file: str, match: str) -> str | None:
-    """The anchor of a match's group in the list (``match-F-M``), or None when none of its violations is listed."""
+def group_anchors(data: dict[str, Any]) -> Callable[[str, str], str | None]:
+    """A function giving the anchor of a match's group in the list (``match-F-M``) for its file and id, or None
+    when none of its violations is listed."""
     from .terminal import shown
 
-    files, matches = data["files"], data["matches"]
-    try:
-        return f"match-{files.index(shown(file))}-{matches.index(shown(match))}"
-    except ValueError:
-        return None
+    files = {name: index for index, name in enumerate(data["files"])}
+    matches = {name: index for index, name in enumerate(data["matches"])}
+
+    def anchor(file: str, match: str) -> str | None:
+        at_file, at_match = files.get(shown(file)), matches.get(shown(match))
+        return None if at_file is None or at_match is None else f"match-{at_file}-{at_match}"
+
+    return anchor
 
 
 def violations_list(data: dict[str, Any], templates: str) -> str:
