@@ -272,3 +272,26 @@ def test_in_a_browser_a_result_to_correct_links_to_its_board(browser, pages):  #
     opened = browser.execute_script("return Array.from(document.querySelectorAll('#match-0-1 tr.board-row svg')).length")
     assert opened == 1  # the board at the wrong claim, open
     assert browser.execute_script("return document.getElementById('match-0-1').getBoundingClientRect().top") < 200
+
+
+def test_the_verdict_sentence_and_the_fixed_name():
+    from drawlog.tables.report_corrections import Verdict
+    from drawlog.views.report_verdict import fixed_name, verdict_sentence
+
+    assert verdict_sentence(Verdict(0, 0, 0, 0)) == ("<b>No match was read</b>: there is no result to judge.", True)
+    assert verdict_sentence(Verdict(12, 0, 1, 3)) == (
+        "<b>All results stand</b>: every claimed result agrees with the replay; 1 of 12 matches have errors "
+        "(3 in all).", True)
+    assert verdict_sentence(Verdict(1_200, 3, 41, 97))[0].startswith(
+        "<b>3 of 1,200 matches need a correction</b> of a claimed result (listed below); 41 of 1,200")
+    assert [fixed_name(name) for name in ("a/cup.jsonl", "cup.jsonl.gz", "cup.jsonl.zst", "cup.log", "-")] == [
+        "a/cup.fixed.jsonl", "cup.fixed.jsonl.gz", "cup.fixed.jsonl.zst", "cup.log.fixed.jsonl", "fixed.jsonl"]
+
+
+@pytest.mark.parametrize("text", ["`a<b>` & `</code><script>`", "``", "`x", "plain <i>", "`\u202e`"])
+def test_backquotes_become_code_and_nothing_else_is_markup(text):
+    from drawlog.views.report_html import prose
+
+    shown = prose(text)
+    assert "<" not in re.sub(r"</?code>", "", shown) and "\u202e" not in shown
+    assert shown.count("<code>") == shown.count("</code>") == text.count("`") // 2 - (text == "``")

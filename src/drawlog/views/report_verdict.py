@@ -21,7 +21,10 @@ PAGE_ROWS = 25
 
 
 def fixed_name(file: str) -> str:
-    """The name ``drawlog fix`` is told to write for ``file``: ``.fixed`` before its ``.jsonl`` (``-`` as is)."""
+    """The name ``drawlog fix`` is told to write for ``file``: ``.fixed`` before its ``.jsonl`` (standard input,
+    ``-``: ``fixed.jsonl``)."""
+    if file == "-":
+        return "fixed.jsonl"
     for suffix in (".jsonl.gz", ".jsonl.zst", ".jsonl", ".json", ".gz", ".zst"):
         if file.endswith(suffix):
             return file[: -len(suffix)] + ".fixed" + suffix
@@ -85,7 +88,7 @@ def _row(row: dict[str, Any], anchor: str | None) -> str:
                       f"{f' ×{count:,}' if count > 1 else ''}" for code, count in row["codes"])
     link = (f"<a class=to-board href='#{anchor}'>its violations and boards</a>" if anchor else
             "<span class=note>its violations are past <code>--max-violations</code></span>")
-    fix = f"drawlog fix {row['file']} -o {fixed_name(row['file'])}"
+    fix = f"drawlog fix {row['file']} -o {fixed_name(row['file'])}" + (" < LOG" if row["file"] == "-" else "")
     players = ", ".join(escape(name) for name in row["players"])
     return (f"<tr><td><span class=mono>{escape(row['match'])}</span><br><span class='mono note'>"
             f"{escape(row['file'])}</span><br>{players}</td>"
