@@ -279,9 +279,9 @@ def test_the_verdict_sentence_and_the_fixed_name():
     from drawlog.views.report_verdict import fixed_name, verdict_sentence
 
     assert verdict_sentence(Verdict(0, 0, 0, 0)) == ("<b>No match was read</b>: there is no result to judge.", True)
-    assert verdict_sentence(Verdict(12, 0, 1, 3)) == (
-        "<b>All results stand</b>: every claimed result agrees with the replay; 1 of 12 matches have errors "
-        "(3 in all).", True)
+    stands = ("<b>All results stand</b>: every claimed result agrees with the replay; 1 of 12 matches have errors "
+              "(3 in all).")
+    assert verdict_sentence(Verdict(12, 0, 1, 3)) == (stands, True)
     assert verdict_sentence(Verdict(1_200, 3, 41, 97))[0].startswith(
         "<b>3 of 1,200 matches need a correction</b> of a claimed result (listed below); 41 of 1,200")
     assert [fixed_name(name) for name in ("a/cup.jsonl", "cup.jsonl.gz", "cup.jsonl.zst", "cup.log", "-")] == [
