@@ -123,7 +123,7 @@ def test_the_results_to_correct_are_the_matches_with_wrong_claims(pages):
     assert second[1:5] == ["p1", "p1", "p1 123 p2 20", "p1 123 p2 20"]
     assert second[5] == "line 238, round 1: R302 claims winner p2; p1 has the lowest hand total (p1 1, p2 23)"
     assert second[6] == "R302 1 error"
-    assert "its violations and boards" in first[7] and f"-o {pages['wrong'].parent}/wrong-claims.fixed.jsonl" in first[7]
+    assert "its board and violations" in first[7] and f"-o {pages['wrong'].parent}/wrong-claims.fixed.jsonl" in first[7]
     assert f"drawlog fix {pages['wrong'].parent}/{log}" in first[7]
     # what differs is marked: the claimed winner and p2's score, not p1's
     marked = re.findall(r"<span class=differs>(.*?)</span>", page.split("id=corrections-table")[1].split("</table>")[0])
@@ -266,12 +266,17 @@ def test_in_a_browser_a_result_to_correct_links_to_its_board(browser, pages):  #
 
     _open(browser, pages["wrong"])
     links = browser.find_elements(By.CSS_SELECTOR, "#corrections-table a.to-board")
-    assert [link.get_attribute("href").split("#")[1] for link in links] == ["match-0-0", "match-0-1"]
-    links[1].click()
+    assert [link.get_attribute("href").split("#")[1] for link in links] == ["v-1", "v-2"]  # lines 198 and 238
+    browser.execute_script("document.getElementById('violation-filter').value = 'M205';"
+                           "document.getElementById('violation-filter').dispatchEvent(new Event('input'))")
+    assert browser.execute_script("return document.querySelectorAll('#violation-table tr[data-code]').length") == 0
+    browser.execute_script("arguments[0].click()", links[1])  # the filter hid it: cleared
     browser.execute_script("return new Promise(function (done) { setTimeout(done, 200); })")
-    opened = browser.execute_script("return Array.from(document.querySelectorAll('#match-0-1 tr.board-row svg')).length")
-    assert opened == 1  # the board at the wrong claim, open
-    assert browser.execute_script("return document.getElementById('match-0-1').getBoundingClientRect().top") < 200
+    opened = browser.execute_script("var row = document.getElementById('v-2'); return [row.cells[2].textContent, "
+                                    "row.nextSibling.className, !!row.nextSibling.querySelector('svg'), "
+                                    "row.closest('tbody').id]")
+    assert opened == ["238", "board-row", True, "match-0-1"]  # the board at the wrong claim, open, in its group
+    assert 0 <= browser.execute_script("return document.getElementById('v-2').getBoundingClientRect().top") < 200
 
 
 def test_the_verdict_sentence_and_the_fixed_name():

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from .report_html import cut_note, escape, prose, section
-from .report_violations import group_anchors
+from .report_violations import anchors
 
 #: Results to correct on one page of their table (the page's script turns the pages).
 PAGE_ROWS = 25
@@ -86,7 +86,7 @@ def _row(row: dict[str, Any], anchor: str | None) -> str:
         wrong += f"<li class=note>and {more:,} more</li>"
     codes = ", ".join(f"<a href='#rule-{escape(code)}'><code>{escape(code)}</code></a>"
                       f"{f' ×{count:,}' if count > 1 else ''}" for code, count in row["codes"])
-    link = (f"<a class=to-board href='#{anchor}'>its violations and boards</a>" if anchor else
+    link = (f"<a class=to-board href='#{anchor}'>its board and violations</a>" if anchor else
             "<span class=note>its violations are past <code>--max-violations</code></span>")
     fix = f"drawlog fix {row['file']} -o {fixed_name(row['file'])}" + (" < LOG" if row["file"] == "-" else "")
     players = ", ".join(escape(name) for name in row["players"])
@@ -107,8 +107,8 @@ def corrections_section(data: Any, violations: dict[str, Any]) -> str:
         head = ("<th>match, file, players</th><th>winner claimed</th><th>winner by the replay</th>"
                 "<th>final scores claimed</th><th>final scores by the replay</th><th>wrong claims</th>"
                 "<th>errors of the match</th><th>to correct</th>")
-        anchor = group_anchors(violations)
-        shown = [_row(row, anchor(row["file"], row["match"])) for row in rows]
+        anchor = anchors(violations)
+        shown = [_row(row, anchor(row["file"], row["match"], row["first_line"])) for row in rows]
         body = (f"<table id=corrections-table class='corrections paged' data-page={PAGE_ROWS}><thead><tr>{head}</tr>"
                 "</thead><tbody>" + "".join(row if index < PAGE_ROWS else row.replace("<tr>", "<tr hidden>", 1)
                                             for index, row in enumerate(shown))

@@ -67,17 +67,25 @@ def violation_data(rows: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
     return shown_values(data), "".join(templates)
 
 
-def group_anchors(data: dict[str, Any]) -> Callable[[str, str], str | None]:
-    """A function giving the anchor of a match's group in the list (``match-F-M``) for its file and id, or None
-    when none of its violations is listed."""
+def anchors(data: dict[str, Any]) -> Callable[[str, str, int | None], str | None]:
+    """A function giving where a match's wrong claim is in the list, for its file, id and line: the violation's
+    row (``v-N``; the page's script shows its page and opens its board), else the match's group (``match-F-M``),
+    or None when none of the match's violations is listed."""
     from .terminal import shown
 
     files = {name: index for index, name in enumerate(data["files"])}
     matches = {name: index for index, name in enumerate(data["matches"])}
+    rows: dict[tuple[int, int, int], int] = {}
+    for number, row in enumerate(data["rows"], 1):
+        if row[2] is not None and row[1] is not None:
+            rows.setdefault((row[0], row[2], row[1]), number)
 
-    def anchor(file: str, match: str) -> str | None:
+    def anchor(file: str, match: str, line: int | None) -> str | None:
         at_file, at_match = files.get(shown(file)), matches.get(shown(match))
-        return None if at_file is None or at_match is None else f"match-{at_file}-{at_match}"
+        if at_file is None or at_match is None:
+            return None
+        number = rows.get((at_file, at_match, line)) if line is not None else None
+        return f"v-{number}" if number is not None else f"match-{at_file}-{at_match}"
 
     return anchor
 
