@@ -130,7 +130,7 @@ def test_the_results_to_correct_are_the_matches_with_wrong_claims(pages):
     assert marked == ["p2", "p1", "p2 135", "p2 35"]
     verdict = re.search(r"<p class=verdict-line[^>]*>(.*?)</p>", page).group(1)
     assert re.sub(r"<[^>]+>", "", verdict) == ("2 of 3 matches need a correction of a claimed result (listed below); "
-                                               "2 of 3 matches have errors (2 in all).")
+                                               "2 of 3 matches have errors (2 errors in them).")
 
 
 def test_the_clean_twin_has_nothing_to_correct(pages):
@@ -284,9 +284,12 @@ def test_the_verdict_sentence_and_the_fixed_name():
     from drawlog.views.report_verdict import fixed_name, verdict_sentence
 
     assert verdict_sentence(Verdict(0, 0, 0, 0)) == ("<b>No match was read</b>: there is no result to judge.", True)
-    stands = ("<b>All results stand</b>: every claimed result agrees with the replay; 1 of 12 matches have errors "
-              "(3 in all).")
+    stands = ("<b>All results stand</b>: every claimed result agrees with the replay; 1 of 12 matches has errors "
+              "(3 errors in them).")
     assert verdict_sentence(Verdict(12, 0, 1, 3)) == (stands, True)
+    assert verdict_sentence(Verdict(5, 1, 1, 1))[0] == ("<b>1 of 5 matches needs a correction</b> of a claimed "
+                                                       "result (listed below); 1 of 5 matches has errors (1 error in "
+                                                       "them).")
     assert verdict_sentence(Verdict(1_200, 3, 41, 97))[0].startswith(
         "<b>3 of 1,200 matches need a correction</b> of a claimed result (listed below); 41 of 1,200")
     assert [fixed_name(name) for name in ("a/cup.jsonl", "cup.jsonl.gz", "cup.jsonl.zst", "cup.log", "-")] == [

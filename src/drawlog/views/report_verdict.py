@@ -33,10 +33,12 @@ def fixed_name(file: str) -> str:
 
 def verdict_sentence(verdict: Any) -> tuple[str, bool]:
     """The verdict as one sentence (HTML), and whether every result stands."""
-    errors = (f"{verdict.with_errors:,} of {verdict.matches:,} matches have errors ({verdict.errors:,} in all)"
+    errors = (f"{verdict.with_errors:,} of {verdict.matches:,} matches {'has' if verdict.with_errors == 1 else 'have'} "
+              f"errors ({verdict.errors:,} error{'' if verdict.errors == 1 else 's'} in them)"
               if verdict.with_errors else "no match has an error")
     if verdict.to_correct:
-        sentence = (f"<b>{verdict.to_correct:,} of {verdict.matches:,} matches need a correction</b> of a claimed "
+        need = "needs" if verdict.to_correct == 1 else "need"
+        sentence = (f"<b>{verdict.to_correct:,} of {verdict.matches:,} matches {need} a correction</b> of a claimed "
                     f"result (listed below); {errors}.")
         return sentence, False
     if not verdict.matches:
