@@ -24,6 +24,7 @@ from .report_html import COUNT as _COUNT
 from .report_html import DECIMAL as _DECIMAL
 from .report_html import SHARE as _SHARE
 from .report_html import TEXT as _TEXT
+from .report_html import cells as _cells
 from .report_html import cut_note as _cut_note
 from .report_html import escape, lines, prose, script_json, section, shown_values
 from .report_html import head as _head
@@ -140,14 +141,38 @@ def _violations(data: Any, listed: dict[str, Any], templates: str) -> str:
                     + violations_list(listed, templates))
 
 
+#: The short leaderboard of each game (``drawlog players`` without ``--all``), after the rank.
+SHORT_LEADERBOARD = (("player", _TEXT), ("matches", _COUNT), ("match_wins", _COUNT), ("win_share", _SHARE),
+                     ("rating", _DECIMAL), ("rating_sigma", _DECIMAL))
+_GAME_TITLES = {"draw": "Draw", "all-fives": "All Fives"}
+
+
+def _rankings(rows: list[dict[str, Any]]) -> str:
+    """One short ranking per game, in the leaderboard's order (best first), each row with its rank."""
+    games: dict[Any, list[dict[str, Any]]] = {}
+    for row in rows:
+        games.setdefault(row.get("variant"), []).append(row)
+    out = []
+    for game, ranked in games.items():
+        body = "".join(f'<tr><td class="num" data-sort="{rank}">{rank:,}</td>{_cells(row, SHORT_LEADERBOARD)}</tr>'
+                       for rank, row in enumerate(ranked, 1))
+        out.append(f"<h3>{escape(_GAME_TITLES.get(game, game))}</h3><div class=wide><table class=\"sortable ranking\">"
+                   f"<thead><tr><th class=num>rank</th>{_head(SHORT_LEADERBOARD)}</tr></thead>"
+                   f"<tbody>{body}</tbody></table></div>")
+    return "".join(out)
+
+
 def _standings(data: Any) -> str:
-    board = _table(data.leaderboard.rows, LEADERBOARD, "leaderboard") + _cut_note(
-        len(data.leaderboard.rows), data.leaderboard.total, "rows")
+    rows = data.leaderboard.rows
+    board = _rankings(rows) + _cut_note(len(rows), data.leaderboard.total, "rows") + (
+        "<details class=all-columns><summary>Every column (how they won rounds, points, draws, passes, "
+        "violations)</summary>" + _table(rows, LEADERBOARD, "leaderboard") + "</details>" if rows else "")
     rated = _table(data.ratings.rows, RATINGS, "ratings") + _cut_note(
         len(data.ratings.rows), data.ratings.total, "ratings")
     return _section("players", "Leaderboard and ratings",
-                    "The leaderboard of <code>drawlog players</code>: per player and game, results of valid "
-                    "finished matches, how rounds were won, drawing habits and errors per 100 moves.",
+                    "One ranking per game, as <code>drawlog players</code> gives it: results of valid finished "
+                    "matches and the rating ± its sigma; every column of <code>drawlog players --all</code> "
+                    "below it.",
                     board + "<h3>Ratings</h3><p class=note>Plackett–Luce ratings (<code>drawlog ratings</code>) from "
                             "valid finished matches in time order; ordinal = mu − 3·sigma.</p>" + rated)
 
