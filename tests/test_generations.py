@@ -1,0 +1,212 @@
+"""Issue 26, item 6: readers never fail while ``stats`` re-runs (generation folders), and what a reader holds.
+
+The hammer test reads a statistics folder in threads (``read_stats``, ``query``,
+``players``) while ``stats`` re-runs on it with other inputs, plain,
+incremental and partitioned; each read must equal one whole generation's
+tables. A reader's frames are opened before a re-run and collected after it on
+purpose: before generation folders, they reopened the new run's files by path
+("File out of specification", a polars panic) or failed on files gone.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+import drawlog
+from drawlog.cli import app
+from drawlog.play.simulate import SimulationOptions, Simulator, encode_events
+from drawlog.tables.dataset import MANIFEST, write_tables
+from drawlog.tables.reports import leaderboard, query
+
+ENV = {"COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"}
+runner = CliRunner()
+TABLES = ("matches", "rounds", "players", "moves", "violations", "deals")
+
+
+def cli(*args: object):
+    result = runner.invoke(app, [str(arg) for arg in args], env=ENV)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result
+
+
+def write_log(path: Path, prefix: str, matches: int, seed: int, tournament: str) -> Path:
+    """A log of ``matches`` clean simulated matches, ids ``PREFIX-000000`` on."""
+    simulator = Simulator(seed, SimulationOptions(match_prefix=f"{prefix}-", meta={"tournament": tournament}))
+    path.write_bytes(b"".join(encode_events([event for match in simulator.matches(matches) for event in match])))
+    return path
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("logs")
+    return {name: write_log(folder / f"{name}.jsonl", name, matches, seed, tournament)
+            for name, matches, seed, tournament in (("a", 3, 1, "spring"), ("b", 2, 2, "fall"),
+                                                   ("c", 4, 3, "spring"), ("d", 1, 4, "fall"))}
+
+
+#: The runs the writer makes, in turn: (inputs, --partition-by). Incremental runs carry parts over (hard links).
+RUNS = ((("a",), None), (("a", "b"), None), (("a", "b", "c"), None), (("a", "c"), None),
+        (("d", "b"), "tournament"), (("a", "b"), None), (("c",), None), (("a", "b", "c", "d"), None))
+
+
+def signature(frames: dict[str, pl.DataFrame]) -> tuple:
+    """What tells one generation from another: the match ids of each table and the rows of each."""
+    return tuple((name, tuple(sorted(frames[name]["match"].unique().to_list())), frames[name].height)
+                 for name in TABLES if name != "violations")
+
+
+def collected(out: Path) -> dict[str, pl.DataFrame]:
+    return {name: frame.collect() for name, frame in drawlog.read_stats(out).items() if name in TABLES}
+
+
+@pytest.fixture(scope="module")
+def expected(logs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[tuple, int]:
+    """Each run's tables written alone: their signatures, by run."""
+    found = {}
+    for index, (names, partition_by) in enumerate(RUNS):
+        out = tmp_path_factory.mktemp("alone") / "stats"
+        write_tables([logs[name] for name in names], out, partition_by)
+        found[signature(collected(out))] = index
+    return found
+
+
+def test_readers_never_fail_and_read_one_whole_generation_while_stats_reruns(logs, expected, tmp_path):
+    out = tmp_path / "stats"
+    write_tables([logs["a"]], out)
+    runs = [0]  # re-runs done so far
+    done = threading.Event()
+    changed = threading.Condition()
+    errors: list[str] = []
+    reads = {"frames": 0, "query": 0, "players": 0}
+    seen: set[int] = set()
+
+    def after_a_rerun(started: int) -> None:
+        """Wait (a little) until a re-run has switched the tables since ``started``."""
+        with changed:
+            changed.wait_for(lambda: runs[0] != started or done.is_set(), timeout=2)
+
+    def frames_reader() -> None:
+        while not done.is_set():
+            try:
+                started = runs[0]
+                opened = drawlog.read_stats(out)  # opened now, read after the next re-run
+                after_a_rerun(started)
+                frames = {name: frame.collect() for name, frame in opened.items() if name in TABLES}
+                found = expected.get(signature(frames))
+                if found is None:
+                    errors.append(f"a mixed read: {signature(frames)}")
+                else:
+                    seen.add(found)
+                reads["frames"] += 1
+            except BaseException as error:  # noqa: BLE001 - every failure is the finding
+                errors.append(f"read_stats: {type(error).__name__}: {error}")
+
+    def sql_reader() -> None:
+        sql = "SELECT (SELECT count(*) FROM matches) AS m, (SELECT count(*) FROM moves) AS v, " \
+              "(SELECT count(DISTINCT match) FROM moves) AS d"
+        valid = {(dict(sig)["matches"], dict(sig)["moves"]) for sig in
+                 ({name: rows for name, _, rows in key} for key in expected)}
+        while not done.is_set():
+            try:
+                row = query(out, sql).row(0)
+                if (row[0], row[1]) not in valid or row[0] != row[2]:
+                    errors.append(f"a mixed query: {row}")
+                reads["query"] += 1
+                board = leaderboard(out)
+                assert board.height > 0
+                reads["players"] += 1
+            except BaseException as error:  # noqa: BLE001
+                errors.append(f"query/players: {type(error).__name__}: {error}")
+
+    readers = [threading.Thread(target=frames_reader) for _ in range(2)] + [threading.Thread(target=sql_reader)]
+    for reader in readers:
+        reader.start()
+    try:
+        for _ in range(2):
+            for names, partition_by in RUNS[1:] + RUNS[:1]:
+                write_tables([logs[name] for name in names], out, partition_by)
+                with changed:
+                    runs[0] += 1
+                    changed.notify_all()
+    finally:
+        done.set()
+        with changed:
+            changed.notify_all()
+        for reader in readers:
+            reader.join()
+    assert errors == [], f"{len(errors)} failed reads of {sum(reads.values())}: {errors[:5]}"
+    assert reads["frames"] >= 8 and reads["query"] >= 4, reads
+    assert len(seen) >= 3, "the readers read several generations"
+    assert expected[signature(collected(out))] == 0, "the last run's tables"
+    assert sorted(path.name for path in out.iterdir() if path.name.startswith(".gen-")) == [".gen-17", ".gen-current"]
+
+
+def test_a_reader_holds_its_generation_until_it_ends_and_the_next_run_collects_it(logs, tmp_path):
+    out = tmp_path / "stats"
+    write_tables([logs["a"]], out)
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(out)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert holder.stdout is not None and holder.stdin is not None
+    assert holder.stdout.readline().strip() == "opened"
+    write_tables([logs["a"], logs["b"]], out)
+    generations = sorted(path.name for path in out.iterdir() if path.name.startswith(".gen-"))
+    assert generations == [".gen-1", ".gen-2", ".gen-current"], "the generation a reader holds stays"
+    assert os.readlink(out / ".gen-current") == ".gen-2"
+    holder.stdin.write("read\n")
+    holder.stdin.flush()
+    assert holder.stdout.readline().strip() == "3", "the reader reads its own generation: 3 matches, not 5"
+    holder.stdin.close()
+    assert holder.wait(timeout=30) == 0
+    assert len(drawlog.read_stats(out)["matches"].collect()) == 5
+    write_tables([logs["a"], logs["b"], logs["c"]], out)
+    generations = sorted(path.name for path in out.iterdir() if path.name.startswith(".gen-"))
+    assert generations == [".gen-2", ".gen-3", ".gen-current"], \
+        "the next run collects the generation no reader holds (this process holds .gen-2)"
+
+
+HOLD = """
+import sys
+import drawlog
+frames = drawlog.read_stats(sys.argv[1])
+print("opened", flush=True)
+sys.stdin.readline()
+print(frames["matches"].collect().height, flush=True)
+sys.stdin.read()
+"""
+
+
+def test_the_layout_external_readers_see(logs, tmp_path):
+    """``DIR/TABLE`` and the manifest are links through ``DIR/.gen-current``: one rename switches them all."""
+    out = tmp_path / "stats"
+    write_tables([logs["a"]], out, "tournament")
+    write_tables([logs["a"], logs["b"]], out, "tournament")
+    for name in (*TABLES, MANIFEST, "_inputs.json"):
+        assert os.readlink(out / name) == f".gen-current/{name}", name
+    assert os.readlink(out / ".gen-current") == ".gen-2"
+    assert pl.scan_parquet(out / "matches").select(pl.len()).collect().item() == 5
+    assert pl.scan_parquet(f"{out}/matches/**/*.parquet").select("tournament").unique().collect().height == 2
+    assert json.loads((out / MANIFEST).read_text())["inputs"] == [str(logs["a"]), str(logs["b"])]
+
+
+def test_a_shared_lock_taken_by_hand_keeps_a_generation(logs, tmp_path):
+    """What README tells a user of DuckDB or polars by path who must not see the files go: ``flock -s``."""
+    out = tmp_path / "stats"
+    write_tables([logs["a"]], out)
+    generation = out / os.readlink(out / ".gen-current")
+    with open(generation / ".readers.lock") as held:
+        fcntl.flock(held, fcntl.LOCK_SH)
+        write_tables([logs["b"]], out)
+        assert pl.scan_parquet(generation / "matches").select(pl.len()).collect().item() == 3
+    write_tables([logs["c"]], out)
+    assert not generation.exists()
+    assert cli("query", out, "SELECT count(*) AS n FROM matches", "-f", "json").stdout.strip() == '[{"n":4}]'
