@@ -2,8 +2,9 @@
 
 :func:`write_tables` validates the logs once, with a
 :class:`~drawlog.stats.StatsRecorder` on the replay, and writes the six
-Parquet tables into a fresh folder beside ``out``, then swaps it in: a re-run
-replaces the tables all at once, never leaving a mix of old and new files. A
+Parquet tables into a new generation folder in ``out``, then switches to it
+(:mod:`~drawlog.tables.generations`): a re-run replaces the tables all at once,
+never leaving a mix of old and new files, and readers of the old ones go on. A
 folder drawlog did not write is never replaced. :func:`open_tables` reads the
 tables back as polars LazyFrames, partitioned or not.
 """
@@ -109,7 +110,7 @@ def write_tables(
         inputs = list(expand_paths(names))
         validator = validator or Validator(codes)
         options = incremental.options_key(validator, __version__)
-        old = folder.target
+        old = folder.previous  # the tables replaced (the current generation)
         index = incremental.read_index(old) if (old / MANIFEST).is_file() and \
             _table_format(old / MANIFEST) == TABLE_FORMAT else None
         plan = incremental.plan(index, inputs, options, partition_by, TABLE_FORMAT, __version__,
@@ -147,11 +148,8 @@ def write_tables(
         _write_manifest(staging, names, partition_by, total, _rows(staging), counts)
         keep_analysis(old, staging)  # analyze --out's tables stay beside these
         folder.swap_in()
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
     finally:
-        folder.close()
+        folder.close()  # (the new tables removed, unless they were switched in)
     return total
 
 
