@@ -12,7 +12,8 @@ at once.
 A reader of drawlog (:func:`hold`) resolves ``.gen-current`` once, when it
 opens the tables, and reads the files of that generation only, by their paths
 in it; it holds a shared ``flock`` on the generation's ``.readers.lock`` for as
-long as the process lives. A run removes an old generation only when it can
+long as the process lives (a command of the command line, for as long as it
+runs: :func:`scoped`). A run removes an old generation only when it can
 take that lock exclusively (no reader holds it); otherwise it leaves it, and
 the next run collects it. A run killed at any moment leaves ``.gen-current``
 naming a whole generation: the old one, or the new one; what it left half
@@ -22,11 +23,13 @@ written is collected by the next run.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import errno
 import os
 import re
 import shutil
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 try:
@@ -44,9 +47,63 @@ _NEW_LINK = re.compile(r"\.gen-current\.new-\d+")
 #: A link a killed run left on its way to replace a name (``matches.new-PID``).
 _ON_ITS_WAY = re.compile(r".+\.new-\d+")
 
-#: The generations this process holds a shared lock on, by real path: their descriptors (kept to the end).
-_HELD: dict[str, int] = {}
+class _Held:
+    """A generation this process holds: the lock's descriptor, and who needs it."""
+
+    def __init__(self, descriptor: int | None) -> None:
+        self.descriptor = descriptor
+        #: Held to the end of the process (frames handed out); else while ``scopes`` > 0.
+        self.forever = False
+        self.scopes = 0
+
+
+#: The generations this process holds a shared lock on, by real path.
+_HELD: dict[str, _Held] = {}
 _HELD_GUARD = threading.Lock()
+#: The generations held by the :func:`scoped` block running (None: outside one, held to the end of the process).
+_SCOPE: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("drawlog_generation_scope", default=None)
+
+
+@contextlib.contextmanager
+def scoped() -> Iterator[None]:
+    """Generations first held within the block are let go at its end, unless held outside one too.
+
+    For a command that reads the tables and is done with them when it returns
+    (``drawlog query``): the frames must not be read after the block.
+    """
+    token = _SCOPE.set([])
+    try:
+        yield
+    finally:
+        keys = _SCOPE.get() or []
+        _SCOPE.reset(token)
+        with _HELD_GUARD:
+            for key in keys:
+                entry = _HELD.get(key)
+                if entry is None:
+                    continue
+                entry.scopes -= 1
+                if entry.scopes <= 0 and not entry.forever:
+                    del _HELD[key]
+                    if entry.descriptor is not None:
+                        with contextlib.suppress(OSError):
+                            os.close(entry.descriptor)
+
+
+def _note(key: str, descriptor: int | None) -> None:
+    """Note ``key`` held (``descriptor``: its lock, taken now; None when already held, or not lockable)."""
+    scope = _SCOPE.get()
+    with _HELD_GUARD:
+        entry = _HELD.get(key)
+        if entry is None:
+            entry = _HELD[key] = _Held(descriptor)
+        elif descriptor is not None:
+            os.close(descriptor)  # another thread took it meanwhile
+        if scope is None:
+            entry.forever = True
+        else:
+            entry.scopes += 1
+            scope.append(key)
 
 
 def is_ours(name: str) -> bool:
@@ -93,14 +150,15 @@ def hold(folder: Path) -> Path:
             return folder
         key = os.path.realpath(generation)
         with _HELD_GUARD:
-            if key in _HELD:
-                return generation
-        if fcntl is None:  # pragma: no cover
+            known = key in _HELD
+        if known or fcntl is None:
+            _note(key, None)
             return generation
         try:
             descriptor = os.open(generation / READERS_LOCK, os.O_RDONLY | os.O_CLOEXEC)
         except FileNotFoundError:
             if current(folder) == generation:  # not switched meanwhile: a generation without a lock file
+                _note(key, None)
                 return generation
             continue  # switched, and the old one collected: the new one
         try:
@@ -108,6 +166,7 @@ def hold(folder: Path) -> Path:
         except OSError as error:
             os.close(descriptor)
             if error.errno in (errno.ENOLCK, errno.EOPNOTSUPP, errno.EINVAL, errno.EBADF):  # no locks here
+                _note(key, None)
                 return generation
             raise
         try:
@@ -117,11 +176,7 @@ def hold(folder: Path) -> Path:
         if not kept:  # a run collected it while this process waited for the lock: the current one now
             os.close(descriptor)
             continue
-        with _HELD_GUARD:
-            if key in _HELD:
-                os.close(descriptor)
-            else:
-                _HELD[key] = descriptor
+        _note(key, descriptor)
         return generation
     return folder  # pragma: no cover - a thousand runs switched while this reader looked
 
@@ -129,9 +184,10 @@ def hold(folder: Path) -> Path:
 def release_all() -> None:
     """Let go of every generation this process holds (its tables opened before must no longer be read)."""
     with _HELD_GUARD:
-        for descriptor in _HELD.values():
-            with contextlib.suppress(OSError):
-                os.close(descriptor)
+        for entry in _HELD.values():
+            if entry.descriptor is not None:
+                with contextlib.suppress(OSError):
+                    os.close(entry.descriptor)
         _HELD.clear()
 
 
@@ -140,6 +196,9 @@ def _link(path: Path, pointing_to: str) -> None:
     try:
         if os.readlink(path) == pointing_to:
             return
+    except FileNotFoundError:
+        os.symlink(pointing_to, path)  # a new name: nothing to replace
+        return
     except OSError:
         pass
     temporary = path.with_name(f"{path.name}.new-{os.getpid()}")
@@ -224,4 +283,4 @@ def collect(generation: Path) -> bool:
 
 
 __all__ = ["CURRENT", "READERS_LOCK", "collect", "current", "hold", "in_generations", "is_ours", "link_names",
-           "next_generation", "release_all", "switch", "tidy"]
+           "next_generation", "release_all", "scoped", "switch", "tidy"]
