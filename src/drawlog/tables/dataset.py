@@ -28,6 +28,7 @@ from ..log.events import LOG_FORMAT, LOG_FORMAT_CHANGES
 from ..log.reader import expand_paths
 from ..log.remote import is_url
 from .analysis_tables import keep_analysis
+from .generations import current
 from .output import MANIFEST, OutputFolder
 from .partitions import write_partitioned
 from .reading import TABLE_FORMAT, _table_format, open_local_tables, table_sources
@@ -260,7 +261,7 @@ def write_tables_at_url(paths: Sequence[str], url: str, partition_by: str | None
     staging = staging_path(path)
     try:
         summary = write_tables(paths, scratch / "tables", partition_by, validator=validator, jobs=jobs, codes=codes)
-        upload(scratch / "tables", fs, staging)
+        upload(current(scratch / "tables") or scratch / "tables", fs, staging)  # (the generation's files)
         commit(fs, staging, path)
     except BaseException:
         remove(fs, staging)
