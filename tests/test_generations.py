@@ -216,3 +216,53 @@ def test_a_shared_lock_taken_by_hand_keeps_a_generation(logs, tmp_path):
     write_tables([logs["c"]], out)
     assert not generation.exists()
     assert cli("query", out, "SELECT count(*) AS n FROM matches", "-f", "json").stdout.strip() == '[{"n":4}]'
+
+
+KILL_AT_THE_SWITCH = """
+import os, sys
+from pathlib import Path
+from drawlog.tables.dataset import write_tables
+out, moment = Path(sys.argv[2]), sys.argv[3]
+real = os.rename
+def rename(source, target):
+    if Path(target) == out / ".gen-current" and moment == "before":
+        os._exit(9)  # the new generation whole, its names linked, the switch not made
+    real(source, target)
+    if Path(target) == out / ".gen-current":
+        os._exit(9)  # switched: the old generation not yet removed
+os.rename = rename
+write_tables([sys.argv[1]], out)
+"""
+
+
+@pytest.mark.parametrize("moment", ["before", "after"])
+def test_a_run_killed_at_the_switch_leaves_one_whole_generation_and_the_next_run_tidies(logs, tmp_path, moment):
+    out = tmp_path / "stats"
+    write_tables([logs["a"]], out)
+    killed = subprocess.run([sys.executable, "-c", KILL_AT_THE_SWITCH, str(logs["c"]), str(out), moment], check=False,
+                            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert killed.returncode == 9
+    assert sorted(path.name for path in out.iterdir() if path.name.startswith(".gen-") and ".new-" not in path.name) \
+        == [".gen-1", ".gen-2", ".gen-current"]
+    matches = 3 if moment == "before" else 4
+    assert cli("query", out, "SELECT count(*) AS n FROM matches", "-f", "json").stdout.strip() == f'[{{"n":{matches}}}]'
+    write_tables([logs["b"]], out)
+    assert sorted(path.name for path in out.iterdir() if path.name.startswith(".")) == [".gen-3", ".gen-current"]
+    assert sorted(path.name for path in out.iterdir() if not path.name.startswith(".")) == \
+        sorted([*TABLES, MANIFEST, "_inputs.json"])
+    assert not list(tmp_path.glob(".stats.*")), "no lock, no staging left beside"
+
+
+def test_a_table_no_longer_written_loses_its_name_and_one_added_gains_it(logs, tmp_path):
+    """analyze --out adds tables; a run that drops a name (here: by hand) leaves no dangling link."""
+    out = tmp_path / "stats"
+    write_tables([logs["a"]], out)
+    assert cli("analyze", logs["a"], "--out", out, "--samples", "2").exit_code == 0
+    assert os.readlink(out / "decisions") == ".gen-current/decisions"
+    assert pl.scan_parquet(out / "decisions").select(pl.len()).collect().item() > 0
+    write_tables([logs["a"], logs["b"]], out)
+    assert (out / "decisions").is_dir(), "stats keeps analyze's tables"
+    generation = out / os.readlink(out / ".gen-current")
+    (out / "stale").symlink_to(".gen-current/stale")  # what a run killed before its switch leaves: a name ahead
+    write_tables([logs["a"]], out)
+    assert not os.path.lexists(out / "stale") and not generation.exists()

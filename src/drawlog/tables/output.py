@@ -167,8 +167,8 @@ class OutputFolder:
             shutil.rmtree(self._whole(), ignore_errors=True)
             previous = generations.current(self.target)
             if previous is not None:  # generation folders: the new one beside the current one
-                generations.tidy(self.target)
                 self.previous, self.staging, self._wrapper = previous, generations.next_generation(self.target), None
+                generations.tidy(self.target)  # (numbers never reused: a dead run's partial one counts)
         except BaseException:
             self.close()
             raise
