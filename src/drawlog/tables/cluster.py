@@ -81,9 +81,11 @@ def connect(cluster: Any) -> Iterator[Any]:
             raise ClusterError(f"--cluster {cluster}: give local:N with N workers, N ≥ 1 (local:4)")
         import logging
 
-        for name in ("distributed", "tornado", "asyncio"):  # a killed or restarted worker is ours to report, in one line
-            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
-        with _failures_said(f"--cluster {cluster}"):
+        loggers = [logging.getLogger(name) for name in ("distributed", "tornado", "asyncio")]
+        levels = [logger.level for logger in loggers]
+        for logger in loggers:  # a killed or restarted worker is ours to report, in one line
+            logger.setLevel(logging.CRITICAL + 1)
+        with _failures_said(f"--cluster {cluster}"), _levels_restored(loggers, levels):
             with _sigint_blocked():  # the cluster's event loop thread and the workers it starts leave Ctrl-C to us
                 local = LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True, host="127.0.0.1",
                                      dashboard_address=None, silence_logs=logging.CRITICAL + 1)
@@ -103,6 +105,16 @@ def connect(cluster: Any) -> Iterator[Any]:
         raise ClusterError(f"cannot reach the scheduler at {cluster}: {error}") from None
     with _failures_said(f"--cluster {cluster}"), client:
         yield client
+
+
+@contextlib.contextmanager
+def _levels_restored(loggers: list[Any], levels: list[int]) -> Iterator[None]:
+    """The loggers' levels put back after the block (a notebook's logging is its own again)."""
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)
 
 
 @contextlib.contextmanager
