@@ -117,3 +117,26 @@ def test_workers_killed_as_they_start_are_one_line_too(league):
     assert any(said in stderr for said in ("a worker did not start (Nanny failed to start", "every worker died",
                                            "KilledWorker")), stderr
     assert matches(out) == 3
+
+
+def test_each_failure_of_dask_is_named_in_a_few_words():
+    from distributed import KilledWorker
+    from distributed.comm.core import CommClosedError
+
+    from drawlog.errors import ClusterFailed
+    from drawlog.tables.cluster import _failures_said
+
+    cases = [(KilledWorker("drawlog-stats-3-ab", "tcp://127.0.0.1:1", 3),
+              "the workers died (KilledWorker: drawlog-stats-3-ab was on workers that died, too many times)"),
+             (CommClosedError("in <TCP (closed)>: Stream is closed"),
+              "the connection to a worker or the scheduler was lost (CommClosedError: in <TCP (closed)>: Stream is "
+              "closed)"),
+             (RuntimeError("Nanny failed to start."),
+              "a worker did not start (Nanny failed to start: its process was killed or could not run)")]
+    for error, said in cases:
+        with pytest.raises(ClusterFailed) as raised, _failures_said("--cluster local:2"):
+            raise error
+        assert str(raised.value) == f"--cluster local:2: {said}; the run was given up (the old tables, or -o file, " \
+                                    f"are as they were)"
+    with pytest.raises(ValueError, match="not dask's"), _failures_said("--cluster local:2"):
+        raise ValueError("not dask's")
