@@ -266,3 +266,47 @@ def test_a_table_no_longer_written_loses_its_name_and_one_added_gains_it(logs, t
     (out / "stale").symlink_to(".gen-current/stale")  # what a run killed before its switch leaves: a name ahead
     write_tables([logs["a"]], out)
     assert not os.path.lexists(out / "stale") and not generation.exists()
+
+
+@pytest.mark.parametrize("how", ["plain", "jobs", "partitioned", "incremental"])
+def test_polars_and_duckdb_read_every_table_by_path_whatever_wrote_it(logs, tmp_path, how):
+    """The layout promise of #24, through the links: ``pl.scan_parquet("DIR/TABLE")``, ``read_parquet('DIR/TABLE/**')``."""
+    out = tmp_path / "stats"
+    inputs = [logs["a"], logs["b"], logs["c"]]
+    if how == "incremental":
+        write_tables(inputs[:2], out)
+    write_tables(inputs, out, "tournament" if how == "partitioned" else None, jobs=2 if how == "jobs" else 1)
+    frames = {name: frame.collect() for name, frame in drawlog.read_stats(out).items()}
+    for name in TABLES:
+        by_path = pl.scan_parquet(out / name).collect()
+        assert sorted(by_path.rows()) == sorted(frames[name].select(by_path.columns).rows()), name
+    try:
+        import duckdb
+    except ImportError:
+        return
+    for name in TABLES:
+        found = duckdb.sql(f"SELECT count(*) FROM read_parquet('{out}/{name}/**')").fetchall()
+        assert found == [(frames[name].height,)], name
+
+
+def test_a_command_lets_go_of_its_generation_when_it_ends(logs, tmp_path):
+    """``scoped``: what the command line wraps each command in; a hold from outside a block lasts."""
+    from drawlog.tables.generations import scoped
+
+    release_all()
+    out = tmp_path / "stats"
+    write_tables([logs["a"]], out)
+    with scoped():
+        assert drawlog.read_stats(out)["matches"].collect().height == 3
+        with scoped():
+            drawlog.read_stats(out)
+        write_tables([logs["b"]], out)
+        assert (out / ".gen-1").is_dir(), "held while the block runs (an inner block's end does not let go)"
+    write_tables([logs["c"]], out)
+    assert not (out / ".gen-1").exists() and not (out / ".gen-2").exists()
+    drawlog.read_stats(out)  # outside a block: to the end of the process
+    with scoped():
+        drawlog.read_stats(out)
+    write_tables([logs["d"]], out)
+    assert (out / ".gen-3").is_dir()
+    release_all()

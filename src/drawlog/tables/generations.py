@@ -91,19 +91,33 @@ def scoped() -> Iterator[None]:
 
 
 def _note(key: str, descriptor: int | None) -> None:
-    """Note ``key`` held (``descriptor``: its lock, taken now; None when already held, or not lockable)."""
-    scope = _SCOPE.get()
+    """Note ``key`` held (``descriptor``: its lock, taken now; None when it cannot be locked)."""
     with _HELD_GUARD:
         entry = _HELD.get(key)
         if entry is None:
             entry = _HELD[key] = _Held(descriptor)
         elif descriptor is not None:
             os.close(descriptor)  # another thread took it meanwhile
-        if scope is None:
-            entry.forever = True
-        else:
-            entry.scopes += 1
-            scope.append(key)
+        _count(entry, key)
+
+
+def _held_already(key: str) -> bool:
+    """Whether this process holds ``key`` already (then noted once more), in one step."""
+    with _HELD_GUARD:
+        entry = _HELD.get(key)
+        if entry is not None:
+            _count(entry, key)
+        return entry is not None
+
+
+def _count(entry: _Held, key: str) -> None:
+    """One more user of ``entry``: the process (outside a :func:`scoped` block) or the block running."""
+    scope = _SCOPE.get()
+    if scope is None:
+        entry.forever = True
+    else:
+        entry.scopes += 1
+        scope.append(key)
 
 
 def is_ours(name: str) -> bool:
@@ -149,9 +163,9 @@ def hold(folder: Path) -> Path:
         if generation is None:
             return folder
         key = os.path.realpath(generation)
-        with _HELD_GUARD:
-            known = key in _HELD
-        if known or fcntl is None:
+        if _held_already(key):
+            return generation
+        if fcntl is None:  # pragma: no cover
             _note(key, None)
             return generation
         try:
