@@ -56,11 +56,11 @@ def kill_workers(pid: int) -> int:
 
 @pytest.fixture()
 def league(tmp_path: Path) -> tuple[Path, Path]:
-    """Forty logs, and a statistics folder of the first one."""
+    """Eighty logs, and a statistics folder of the first one."""
     logs = tmp_path / "logs"
     logs.mkdir()
     lines = "".join(sample_lines("tournament-2p.jsonl"))
-    for index in range(40):
+    for index in range(80):
         (logs / f"{index:03d}.jsonl").write_text(lines.replace('"t2-', f'"f{index}-'), encoding="utf-8")
     out = tmp_path / "stats"
     assert drawlog("stats", logs / "000.jsonl", "--out", out, "-q").returncode == 0
@@ -75,9 +75,15 @@ def matches(out: Path) -> int:
 
 def run_killing(logs: Path, out: Path, started: float, every: float) -> tuple[int, str, int]:
     """``stats --cluster local:2``, its workers killed every ``every`` s once the first task started (``started``:
-    0 kills them from the first moment); the exit status, standard error and how many were killed."""
+    0 kills them from the first moment); the exit status, standard error and how many were killed.
+
+    Dask gives a task up when a worker dies running it (no retries: ``allowed-failures`` 0), so that the first
+    kill mid-run is enough, whatever the timing.
+    """
+    env = {**os.environ, "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0"}
     proc = subprocess.Popen([*COMMAND, "stats", str(logs), "--out", str(out), "--cluster", "local:2", "-q"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            env=env)
     try:
         deadline = time.monotonic() + 90
         while started and proc.poll() is None and time.monotonic() < deadline \
@@ -97,8 +103,8 @@ def run_killing(logs: Path, out: Path, started: float, every: float) -> tuple[in
 
 def test_workers_killed_mid_run_are_one_line_and_the_old_tables_stay(league):
     logs, out = league
-    status, stderr, killed = run_killing(logs, out, started=1, every=1.5)
-    assert killed >= 3
+    status, stderr, killed = run_killing(logs, out, started=1, every=0.5)
+    assert killed >= 1
     assert status == 2, stderr
     assert stderr.count("\n") == 1 and "Traceback" not in stderr, stderr
     assert stderr.startswith("Error: --cluster local:2: "), stderr
