@@ -133,7 +133,7 @@ def test_each_failure_of_dask_is_named_in_a_few_words():
     from drawlog.tables.cluster import _failures_said
 
     cases = [(KilledWorker("drawlog-stats-3-ab", "tcp://127.0.0.1:1", 3),
-              "the workers died (KilledWorker: drawlog-stats-3-ab was on workers that died, too many times)"),
+              "the workers died (KilledWorker: the workers running drawlog-stats-3-ab died, and dask gave it up)"),
              (CommClosedError("in <TCP (closed)>: Stream is closed"),
               "the connection to a worker or the scheduler was lost (CommClosedError: in <TCP (closed)>: Stream is "
               "closed)"),

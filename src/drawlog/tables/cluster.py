@@ -139,7 +139,7 @@ def _failure(error: BaseException) -> str | None:
 
     if isinstance(error, KilledWorker):
         task = error.args[0] if error.args else "a task"
-        return f"the workers died (KilledWorker: {task} was on workers that died, too many times)"
+        return f"the workers died (KilledWorker: the workers running {task} died, and dask gave it up)"
     if isinstance(error, CommClosedError):
         return f"the connection to a worker or the scheduler was lost (CommClosedError: {error})"
     if isinstance(error, RuntimeError) and "failed to start" in str(error):
