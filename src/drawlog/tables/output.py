@@ -248,7 +248,8 @@ class OutputFolder:
 
     def close(self) -> None:
         """Remove what is left of the staging folder (unless switched in) and release the lock."""
-        if not self._switched:
+        switched = self._switched or (self._wrapper is None and generations.current(self.target) == self.staging)
+        if not switched:  # (a Ctrl-C just after the switch's rename, before it was noted, leaves it: it is current)
             shutil.rmtree(self._wrapper or self.staging, ignore_errors=True)
         if self._lock is not None:
             self._lock.release()
