@@ -310,3 +310,23 @@ def test_a_command_lets_go_of_its_generation_when_it_ends(logs, tmp_path):
     write_tables([logs["d"]], out)
     assert (out / ".gen-3").is_dir()
     release_all()
+
+
+def test_a_ctrl_c_just_after_the_switch_keeps_the_new_generation(logs, tmp_path, monkeypatch):
+    out = tmp_path / "stats"
+    write_tables([logs["a"]], out)
+    real = os.rename
+
+    def rename(source, target):
+        real(source, target)
+        if Path(target) == out / ".gen-current":
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "rename", rename)
+    with pytest.raises(KeyboardInterrupt):
+        write_tables([logs["c"]], out)
+    monkeypatch.undo()
+    assert os.readlink(out / ".gen-current") == ".gen-2" and (out / ".gen-2" / MANIFEST).is_file()
+    assert cli("query", out, "SELECT count(*) AS n FROM matches", "-f", "json").stdout.strip() == '[{"n":4}]'
+    write_tables([logs["b"]], out)
+    assert sorted(path.name for path in out.iterdir() if path.name.startswith(".")) == [".gen-3", ".gen-current"]
