@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 from pathlib import Path
 
@@ -36,9 +37,11 @@ def analyze_out(out: Path, *more: object, log: Path = LOG) -> str:
 
 
 def files_of(folder: Path) -> dict[str, int]:
-    """Every file under ``folder`` (not the manifest) with its inode: what was kept, linked or rewritten."""
+    """Every file of ``folder``'s current generation (not the manifest, not the readers' lock) with its inode: what was
+    kept, linked or rewritten."""
+    folder = folder / os.readlink(folder / ".gen-current")
     return {str(path.relative_to(folder)): path.stat().st_ino for path in folder.rglob("*")
-            if path.is_file() and path.name != MANIFEST}
+            if path.is_file() and path.name not in (MANIFEST, ".readers.lock")}
 
 
 @pytest.fixture()
@@ -87,7 +90,8 @@ def test_a_later_stats_run_keeps_the_analysis_tables(stats_then_analysis: Path) 
     assert pl.read_parquet(out / "decisions").equals(decisions)
     manifest = json.loads((out / MANIFEST).read_text())
     assert manifest["analysis"] == entry and len(manifest["inputs"]) == 2
-    assert sorted(path.name for path in out.iterdir() if path.is_dir()) == sorted([*TABLES, *ANALYSIS_TABLES])
+    assert sorted(path.name for path in out.iterdir() if path.is_dir() and not path.name.startswith(".")) == \
+        sorted([*TABLES, *ANALYSIS_TABLES])
 
 
 def test_analyze_again_replaces_only_its_tables(stats_then_analysis: Path) -> None:

@@ -80,6 +80,8 @@ def test_the_cluster_writes_the_local_tables_row_for_row(client, logs, local_tab
     parts = sorted(path.name for path in (tmp_path / "stats" / "moves").iterdir())
     assert parts == [f"part-{index:08d}.parquet" for index in range(FILES)]  # named by input order
     assert not [name for name in os.listdir(tmp_path) if name.startswith(".")]  # no staging, no _tmp left
+    assert pl.scan_parquet(tmp_path / "stats" / "moves").collect().equals(written["moves"])  # by path, through the link
+    assert sorted(os.listdir(tmp_path / "stats" / ".gen-1")) == sorted([".readers.lock", "_drawlog.json", *written])
 
 
 def test_a_match_started_in_two_files_is_f005_on_the_cluster_too(client, logs, local_tables):

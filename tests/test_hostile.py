@@ -579,7 +579,7 @@ def test_ctrl_c_during_parallel_stats_prints_no_traceback_and_keeps_the_old_tabl
     command = [sys.executable, "-c", "from drawlog.cli import main; main()", "stats", str(logs), "--out", str(out),
                "--jobs", "2", "-q"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-    first_part = tmp_path / f".out.partial-{proc.pid}" / "_flat" / "_part-0"
+    first_part = out / ".gen-2" / "_flat" / "_part-0"  # (the new generation, written beside the current one)
     seen = False
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None:
@@ -593,7 +593,7 @@ def test_ctrl_c_during_parallel_stats_prints_no_traceback_and_keeps_the_old_tabl
     assert proc.returncode == 130, stderr.decode()
     assert b"Traceback" not in stderr and b"KeyboardInterrupt" not in stderr, stderr.decode()
     assert sorted(path.name for path in out.rglob("*")) == before
-    assert not list(tmp_path.glob(".out.partial-*"))
+    assert not list(tmp_path.glob(".out.partial-*")) and not (out / ".gen-2").exists()
     result = cli("query", out, "SELECT count(*) AS n FROM matches", "-f", "json")
     assert json.loads(result.stdout) == [{"n": 1}]
 

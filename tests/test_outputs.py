@@ -8,6 +8,7 @@ import errno
 import fcntl
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -47,11 +48,27 @@ def count(folder: Path) -> int:
 
 
 def leftovers(folder: Path) -> list[str]:
-    """drawlog's own entries beside ``folder`` and inside it: staging, set-aside tables, locks, temporary files."""
+    """drawlog's own entries beside ``folder`` and inside it: staging, set-aside tables, locks, temporary files,
+    generation folders other than the current one, links on their way."""
     names = [path.name for path in folder.parent.iterdir() if path.name.startswith(f".{folder.name}.")]
     if folder.is_dir():
-        names += [path.name for path in folder.iterdir() if path.name.startswith(".drawlog")]
+        current = os.readlink(folder / ".gen-current") if (folder / ".gen-current").is_symlink() else None
+        names += [path.name for path in folder.iterdir() if path.name.startswith(".drawlog") or ".new-" in path.name
+                  or (path.name.startswith(".gen-") and path.name not in (current, ".gen-current"))]
     return sorted(names)
+
+
+def as_an_older_drawlog_wrote(folder: Path) -> None:
+    """Lay the current generation's tables out as drawlog did before generation folders: directly in ``folder``."""
+    generation = folder / os.readlink(folder / ".gen-current")
+    for entry in sorted(folder.iterdir()):
+        if entry.is_symlink():
+            entry.unlink()
+    for entry in sorted(generation.iterdir()):
+        if entry.name != ".readers.lock":
+            entry.rename(folder / entry.name)
+    shutil.rmtree(generation)
+    assert sorted(path.name for path in folder.iterdir() if path.name.startswith(".")) == []
 
 
 # -- 9. partition values --------------------------------------------------------------------------------
@@ -155,6 +172,7 @@ def test_a_kill_between_the_two_renames_is_put_right(tmp_path: Path, two_logs: t
     one, three = two_logs
     out = tmp_path / "stats"
     write_tables([one], out)
+    as_an_older_drawlog_wrote(out)  # (a folder in generations is never renamed)
     killed = subprocess.run([sys.executable, "-c", KILL_BETWEEN_RENAMES, str(three), str(out)], check=False)
     assert killed.returncode == 9
     assert not out.exists()
@@ -172,6 +190,7 @@ def test_a_failure_at_the_second_rename_leaves_the_previous_tables(tmp_path: Pat
     one, three = two_logs
     out = tmp_path / "stats"
     write_tables([one], out)
+    as_an_older_drawlog_wrote(out)
     real, calls = os.rename, []
 
     def rename(source: object, target: object) -> None:
@@ -275,8 +294,8 @@ def test_a_mount_point_out_is_swapped_inside(tmp_path: Path, two_logs: tuple[Pat
     assert not list((out / "matches").glob("tournament=*")), "nothing of the partitioned run is left beside the new tables"
 
 
-@pytest.mark.parametrize("killed_at", [1, 4, 7, 9, 13])  # renames 1-6 set the old tables aside, 7 marks it done,
-# 8-13 bring the new ones in (the manifest last)
+@pytest.mark.parametrize("killed_at", [1, 4, 8, 9, 10, 14, 19])  # a folder an older drawlog wrote: renames 1-8 set
+# the old tables aside, 9 marks it done, 10-19 bring the new ones in (the generation, its link, the names, the manifest last)
 def test_a_swap_inside_a_mount_point_stopped_halfway_is_undone(tmp_path: Path, two_logs: tuple[Path, Path],
                                                                monkeypatch: pytest.MonkeyPatch,
                                                                killed_at: int) -> None:
@@ -285,6 +304,7 @@ def test_a_swap_inside_a_mount_point_stopped_halfway_is_undone(tmp_path: Path, t
     out.mkdir()
     fake_mount(monkeypatch, out)
     write_tables([one], out)
+    as_an_older_drawlog_wrote(out)
     real, calls = os.rename, []
 
     def rename(source: object, target: object) -> None:

@@ -147,7 +147,7 @@ def test_rerun_replaces_the_tables_whole(corpus, tmp_path: Path):
     assert json.loads((out / MANIFEST).read_text())["inputs"] != first["inputs"]
     assert not (out / "moves" / "part-00000.parquet").exists(), "an old unpartitioned table was left beside the new ones"
     assert sorted(p.name for p in out.iterdir()) == sorted([MANIFEST, "_inputs.json", "matches", "moves", "players",
-                                                           "rounds", "violations", "deals"])
+                                                           "rounds", "violations", "deals", ".gen-2", ".gen-current"])
     assert not list(tmp_path.glob(".stats.*")), "staging folders were left behind"
 
 

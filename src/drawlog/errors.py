@@ -7,6 +7,8 @@
     ├── InputError         a file or stream that cannot be read at all
     ├── NothingRead        no input of a statistics run could be read (the old tables are kept)
     ├── OutputError        a statistics folder that cannot be written, or read back, as asked
+    ├── ClusterError       a Dask cluster that cannot be used as asked
+    ├── ClusterFailed      a cluster whose workers died or did not start during a run (the old tables are kept)
     │   └── OutputBusy     another run is writing that folder now
     ├── PositionError      a position string (dp1 …) that cannot be read, with the column
     └── WriteFailed        output (a file, or standard output) that cannot be written
@@ -80,6 +82,10 @@ class OutputBusy(OutputError):
 
 class ClusterError(DrawlogError):
     """A Dask cluster that cannot be used as asked (no dask installed, a scheduler not reached, standard input)."""
+
+
+class ClusterFailed(DrawlogError):
+    """A Dask cluster's workers died, or did not start, during a run: the run is given up, the old tables kept."""
 
 
 class WriteFailed(DrawlogError):

@@ -56,11 +56,18 @@ class DrawlogGroup(TyperGroup):
     def invoke(self, ctx: Any) -> Any:
         """Run the command; a Ctrl-C that the command does not handle itself (while it imports what it needs,
         say) is one line and exit 130, not click's "Aborted!" and exit 1."""
+        from ..errors import ClusterFailed
+        from ..tables.generations import scoped
+
         try:
-            return super().invoke(ctx)
+            with scoped():  # the tables a command reads are let go when it ends (tables/generations.py)
+                return super().invoke(ctx)
         except KeyboardInterrupt:
             sys.stderr.write("drawlog: interrupted\n")
             raise typer.Exit(EXIT_INTERRUPTED) from None
+        except ClusterFailed as error:  # workers killed, a nanny that did not start: one line, not dask's traceback
+            sys.stderr.write(f"Error: {error}\n")
+            raise typer.Exit(EXIT_UNUSABLE) from None
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """Run the command line with standard output guarded."""

@@ -3,7 +3,7 @@
 ``decisions``, ``analysis_players`` and ``luck`` are laid out as every table
 of the folder is, ``TABLE/part-00000.parquet``, and written as ``stats``
 writes its tables (:class:`~drawlog.tables.output.OutputFolder`: locked,
-staged beside the folder, swapped in whole): the folder's other entries
+written as a new generation folder, switched in whole): the folder's other entries
 (``stats``' tables, its index) are hard-linked into the staging folder
 unchanged, and the manifest gains an ``analysis`` entry (inputs, samples,
 seed, rows) — a folder without a manifest gets one of its own. A later
@@ -65,7 +65,7 @@ def write_analysis_tables(frames: Mapping[str, Any], out: str | Path, about: Map
     from .. import __version__
 
     folder = OutputFolder(Path(out)).open()
-    staging, old = folder.staging, folder.target
+    staging, old = folder.staging, folder.previous
     try:
         staging.mkdir(parents=True)
         manifest = _manifest(old)
@@ -87,9 +87,6 @@ def write_analysis_tables(frames: Mapping[str, Any], out: str | Path, about: Map
                                   "written": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
         folder.swap_in()
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
     finally:
         folder.close()
 

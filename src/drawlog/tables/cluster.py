@@ -30,14 +30,18 @@ id in two files is an error); only they are read twice.
 
 The output folder must be one every worker can write: a URL (``s3://…``) or
 a folder they share (always so for ``local:N``). Ctrl-C cancels the tasks and
-leaves the previous tables as they were.
+leaves the previous tables as they were; so do workers that die, or do not
+start (:class:`~drawlog.errors.ClusterFailed`, one line on the command line).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import signal
+import threading
+import time
 import uuid
 from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any
@@ -47,7 +51,7 @@ from ..check.parts import CrossFile, Part, PartOptions, PartResult, add_summarie
 from ..check.pool import is_standard_input
 from ..check.validator import Validator
 from ..check.violations import Summary, Violation
-from ..errors import ClusterError, InputError, NothingRead, OutputError
+from ..errors import ClusterError, ClusterFailed, InputError, NothingRead, OutputError
 from ..log.reader import STDIN, Source, expand_paths
 from .cluster_parts import Written, commit_parts, staged_output, validate_task, write_task
 from .parallel import EndedKeys
@@ -57,9 +61,15 @@ from .parallel import EndedKeys
 
 @contextlib.contextmanager
 def connect(cluster: Any) -> Iterator[Any]:
-    """A ``distributed.Client`` for ``cluster``: ``"local:N"``, ``"tcp://HOST:PORT"``, or a Client (kept open)."""
+    """A ``distributed.Client`` for ``cluster``: ``"local:N"``, ``"tcp://HOST:PORT"``, or a Client (kept open).
+
+    Workers killed meanwhile, a worker that does not start, a connection lost
+    raise :class:`~drawlog.errors.ClusterFailed`, one line naming what failed
+    (dask's own tracebacks and log lines of them silenced for ``local:N``).
+    """
     if not isinstance(cluster, str):
-        yield cluster
+        with _failures_said("the cluster"):
+            yield cluster
         return
     try:
         from distributed import Client, LocalCluster
@@ -71,15 +81,21 @@ def connect(cluster: Any) -> Iterator[Any]:
             raise ClusterError(f"--cluster {cluster}: give local:N with N workers, N ≥ 1 (local:4)")
         import logging
 
-        logging.getLogger("distributed").setLevel(logging.ERROR)  # a restarted worker is ours to report, not its
-        with _sigint_blocked():  # the cluster's event loop thread and the workers it starts leave Ctrl-C to us
-            local = LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True, host="127.0.0.1",
-                                 dashboard_address=None, silence_logs=logging.CRITICAL)
-        try:
-            with Client(local) as client:
-                yield client
-        finally:
-            local.close()
+        loggers = [logging.getLogger(name) for name in ("distributed", "tornado", "asyncio")]
+        levels = [logger.level for logger in loggers]
+        for logger in loggers:  # a killed or restarted worker is ours to report, in one line
+            logger.setLevel(logging.CRITICAL + 1)
+        with _failures_said(f"--cluster {cluster}"), _levels_restored(loggers, levels):
+            with _sigint_blocked():  # the cluster's event loop thread and the workers it starts leave Ctrl-C to us
+                local = LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True, host="127.0.0.1",
+                                     dashboard_address=None, silence_logs=logging.CRITICAL + 1)
+            try:
+                with Client(local) as client:
+                    client._drawlog_local = True  # (see _as_completed)
+                    yield client
+            finally:
+                with contextlib.suppress(Exception):  # (closing a cluster whose workers were killed may complain)
+                    local.close()
         return
     if not cluster.startswith(("tcp://", "tls://", "ucx://", "inproc://")):
         raise ClusterError(f"--cluster {cluster}: give local:N or a scheduler's address, tcp://HOST:8786")
@@ -87,8 +103,50 @@ def connect(cluster: Any) -> Iterator[Any]:
         client = Client(cluster, timeout="10s")
     except (OSError, TimeoutError) as error:
         raise ClusterError(f"cannot reach the scheduler at {cluster}: {error}") from None
-    with client:
+    with _failures_said(f"--cluster {cluster}"), client:
         yield client
+
+
+@contextlib.contextmanager
+def _levels_restored(loggers: list[Any], levels: list[int]) -> Iterator[None]:
+    """The loggers' levels put back after the block (a notebook's logging is its own again)."""
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)
+
+
+@contextlib.contextmanager
+def _failures_said(where: str) -> Iterator[None]:
+    """Dask's errors of workers that died or did not start, and of connections lost, as :class:`ClusterFailed`."""
+    try:
+        yield
+    except Exception as error:
+        said = _failure(error)
+        if said is None and not isinstance(error, ClusterFailed):
+            raise
+        if isinstance(error, ClusterFailed):
+            said = str(error)
+        raise ClusterFailed(f"{where}: {said}; the run was given up (the old tables, or -o file, are as they were)") \
+            from None
+
+
+def _failure(error: BaseException) -> str | None:
+    """What a dask error of a dead worker or a lost connection says, in a few words (None: another error)."""
+    from distributed import KilledWorker
+    from distributed.comm.core import CommClosedError
+
+    if isinstance(error, KilledWorker):
+        task = error.args[0] if error.args else "a task"
+        return f"the workers died (KilledWorker: the workers running {task} died, and dask gave it up)"
+    if isinstance(error, CommClosedError):
+        return f"the connection to a worker or the scheduler was lost (CommClosedError: {error})"
+    if isinstance(error, RuntimeError) and "failed to start" in str(error):
+        return f"a worker did not start ({str(error).rstrip('.')}: its process was killed or could not run)"
+    if isinstance(error, (asyncio.TimeoutError, TimeoutError, OSError)) and "worker" in str(error).lower():
+        return f"the workers did not answer ({type(error).__name__}: {error})"
+    return None
 
 
 @contextlib.contextmanager
@@ -119,13 +177,11 @@ def _in_input_order(client: Any, futures: list[Any], on_done: Callable[[int, Any
     ``on_done`` hears of each result as it comes (for a progress bar). Leaving
     early (an error, Ctrl-C) cancels every task not done.
     """
-    from distributed import as_completed
-
     index_of = {future.key: index for index, future in enumerate(futures)}
     held: dict[int, Any] = {}
     following = 0
     try:
-        for future in as_completed(futures):
+        for future in _as_completed(client, futures):
             index = index_of[future.key]
             held[index] = future.result()
             future.release()
@@ -137,6 +193,48 @@ def _in_input_order(client: Any, futures: list[Any], on_done: Callable[[int, Any
     finally:
         if following < len(futures):
             client.cancel(futures[following:])
+
+
+#: How long a ``local:N`` cluster may be without a worker (all killed, none restarted) before the run is given up.
+NO_WORKERS_S = 10.0
+
+
+def _as_completed(client: Any, futures: list[Any]) -> Iterator[Any]:
+    """Each future as it is done; a ``local:N`` cluster left without workers for :data:`NO_WORKERS_S` raises
+    :class:`ClusterFailed` (a cluster elsewhere may gain workers later: it is waited for)."""
+    from distributed import as_completed
+
+    if not getattr(client, "_drawlog_local", False):
+        yield from as_completed(futures)
+        return
+    stop, failed = threading.Event(), threading.Event()
+
+    def watch() -> None:
+        alone_since: float | None = None
+        while not stop.wait(0.5):
+            try:
+                workers = client.scheduler_info().get("workers")
+            except Exception:  # noqa: BLE001 - the client closing: nothing to watch
+                return
+            if workers:
+                alone_since = None
+            elif alone_since is None:
+                alone_since = time.monotonic()
+            elif time.monotonic() - alone_since > NO_WORKERS_S:
+                failed.set()
+                with contextlib.suppress(Exception):
+                    client.cancel(futures)  # the driver wakes up
+                return
+
+    watcher = threading.Thread(target=watch, name="drawlog-cluster-watch", daemon=True)
+    watcher.start()
+    try:
+        for future in as_completed(futures):
+            if failed.is_set():
+                raise ClusterFailed("every worker died and none was restarted")
+            yield future
+    finally:
+        stop.set()
 
 
 def _keys(kind: str, count: int) -> list[str]:
@@ -244,4 +342,4 @@ def earlier_starts(cross: CrossFile, part: Written) -> dict[str, tuple[str, int]
     return seen or None
 
 
-__all__ = ["ClusterError", "cluster_inputs", "connect", "validate_on_cluster", "write_tables_on_cluster"]
+__all__ = ["ClusterError", "ClusterFailed", "cluster_inputs", "connect", "validate_on_cluster", "write_tables_on_cluster"]

@@ -2,8 +2,9 @@
 
 :func:`write_tables` validates the logs once, with a
 :class:`~drawlog.stats.StatsRecorder` on the replay, and writes the six
-Parquet tables into a fresh folder beside ``out``, then swaps it in: a re-run
-replaces the tables all at once, never leaving a mix of old and new files. A
+Parquet tables into a new generation folder in ``out``, then switches to it
+(:mod:`~drawlog.tables.generations`): a re-run replaces the tables all at once,
+never leaving a mix of old and new files, and readers of the old ones go on. A
 folder drawlog did not write is never replaced. :func:`open_tables` reads the
 tables back as polars LazyFrames, partitioned or not.
 """
@@ -27,6 +28,7 @@ from ..log.events import LOG_FORMAT, LOG_FORMAT_CHANGES
 from ..log.reader import expand_paths
 from ..log.remote import is_url
 from .analysis_tables import keep_analysis
+from .generations import current
 from .output import MANIFEST, OutputFolder
 from .partitions import write_partitioned
 from .reading import TABLE_FORMAT, _table_format, open_local_tables, table_sources
@@ -109,7 +111,7 @@ def write_tables(
         inputs = list(expand_paths(names))
         validator = validator or Validator(codes)
         options = incremental.options_key(validator, __version__)
-        old = folder.target
+        old = folder.previous  # the tables replaced (the current generation)
         index = incremental.read_index(old) if (old / MANIFEST).is_file() and \
             _table_format(old / MANIFEST) == TABLE_FORMAT else None
         plan = incremental.plan(index, inputs, options, partition_by, TABLE_FORMAT, __version__,
@@ -147,11 +149,8 @@ def write_tables(
         _write_manifest(staging, names, partition_by, total, _rows(staging), counts)
         keep_analysis(old, staging)  # analyze --out's tables stay beside these
         folder.swap_in()
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
     finally:
-        folder.close()
+        folder.close()  # (the new tables removed, unless they were switched in)
     return total
 
 
@@ -262,7 +261,7 @@ def write_tables_at_url(paths: Sequence[str], url: str, partition_by: str | None
     staging = staging_path(path)
     try:
         summary = write_tables(paths, scratch / "tables", partition_by, validator=validator, jobs=jobs, codes=codes)
-        upload(scratch / "tables", fs, staging)
+        upload(current(scratch / "tables") or scratch / "tables", fs, staging)  # (the generation's files)
         commit(fs, staging, path)
     except BaseException:
         remove(fs, staging)

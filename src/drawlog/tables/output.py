@@ -1,22 +1,28 @@
-"""The statistics folder ``--out`` while a run writes it: locked, checked, swapped in whole, put right after a kill.
+"""The statistics folder ``--out`` while a run writes it: locked, checked, switched in whole, put right after a kill.
 
 A run holds a lock on ``--out`` for its whole length (``flock`` on ``.NAME.lock``
 beside the folder, removed at the end): a second run on the same folder
 refuses at once, in one line (:class:`~drawlog.errors.OutputBusy`). Holding
-it, the run first puts right what a killed run left: the previous tables, set
-aside as ``.NAME.old-PID`` when a kill came between the two renames of the
-swap, are renamed back, and the staging folders (``.NAME.partial-PID``) of
-runs no longer alive are removed. :func:`recover` does the same for a reader
-(``query``, ``players``, ``ratings``) when no run holds the folder.
+it, the run first puts right what a killed run left (below).
 
-The tables are written into ``.NAME.partial-PID`` beside the folder and swapped
-in by two renames: the old folder to ``.NAME.old-PID``, the new one to its
-place. A symlinked ``--out`` is written through: the folder swapped is the
-link's target, and the link stays. A mount point cannot be renamed, so its
-contents are swapped inside it instead (staging ``.drawlog-partial-PID``, the
-old tables set aside in ``.drawlog-old-PID``, then ``.drawlog-retired-PID``, the
-lock ``.drawlog.lock``: all inside it), as when renaming the folder fails with
-EBUSY, EXDEV, EPERM or EACCES.
+The tables are laid out in generation folders (:mod:`~drawlog.tables.generations`):
+a run writes its tables into a new generation folder inside ``--out``
+(:attr:`OutputFolder.staging`) and switches to it by one rename of the link
+``.gen-current``; readers of the old generation go on reading it, and it is
+removed when none holds it any more. A symlinked ``--out`` is written through
+(the link's target holds the generations); a mount point needs nothing else.
+
+A folder an older drawlog wrote (its tables directly in it), or a new one, is
+written whole beside it in the generation layout (``.NAME.partial-PID``) and
+swapped in by two renames: the old folder to ``.NAME.old-PID``, the new one to
+its place; the previous tables, set aside when a kill came between the two
+renames, are renamed back, and the staging folders of runs no longer alive are
+removed. :func:`recover` does the same for a reader (``query``, ``players``,
+``ratings``) when no run holds the folder. A mount point cannot be renamed, so
+its contents are swapped inside it instead (staging ``.drawlog-partial-PID``,
+the old tables set aside in ``.drawlog-old-PID``, then ``.drawlog-retired-PID``,
+the lock ``.drawlog.lock``: all inside it), as when renaming the folder fails
+with EBUSY, EXDEV, EPERM or EACCES.
 """
 
 from __future__ import annotations
@@ -31,11 +37,9 @@ from pathlib import Path
 
 from ..atomic import process_running
 from ..errors import OutputBusy, OutputError
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - not POSIX: runs are not locked
-    fcntl = None  # type: ignore[assignment]
+from . import generations
+from .locks import Lock as _Lock
+from .locks import remove as _remove
 
 MANIFEST = "_drawlog.json"
 #: The lock of a mount point (or a folder swapped inside), in it.
@@ -77,7 +81,8 @@ def _works_inside(target: Path) -> bool:
 
 def _ours_inside(name: str, mount: bool) -> bool:
     """Whether an entry of the folder is drawlog's own bookkeeping (or, in a mount point, the file system's)."""
-    return name == INSIDE_LOCK or _INSIDE.fullmatch(name) is not None or (mount and name in _FILE_SYSTEMS_OWN)
+    return name == INSIDE_LOCK or _INSIDE.fullmatch(name) is not None or (mount and name in _FILE_SYSTEMS_OWN) \
+        or generations.is_ours(name) or name == generations.READERS_LOCK
 
 
 def _is_mount(target: Path) -> bool:
@@ -112,7 +117,7 @@ def check_out_dir(out: Path) -> None:
     """Refuse a folder drawlog did not write (or a file) before any work is done."""
     if out.exists() and not out.is_dir():
         raise OutputError(f"{out} exists and is not a folder")
-    if not out.is_dir() or (out / MANIFEST).is_file():
+    if not out.is_dir() or (out / MANIFEST).is_file() or generations.in_generations(out):
         return
     mount = _is_mount(Path(os.path.realpath(out)))
     if any(not _ours_inside(entry.name, mount) for entry in out.iterdir()):
@@ -121,7 +126,12 @@ def check_out_dir(out: Path) -> None:
 
 
 class OutputFolder:
-    """``--out`` for the length of one run: :meth:`open` it, write into :attr:`staging`, :meth:`swap_in`, :meth:`close`."""
+    """``--out`` for the length of one run: :meth:`open` it, write into :attr:`staging`, :meth:`swap_in`, :meth:`close`.
+
+    :attr:`staging` is the new generation folder; :attr:`previous` the folder
+    holding the tables replaced (the current generation, or ``--out`` itself
+    when an older drawlog wrote it), which the run may read while it writes.
+    """
 
     def __init__(self, out: Path) -> None:
         self.out = out
@@ -129,10 +139,20 @@ class OutputFolder:
         self.target = Path(os.path.realpath(out))
         #: Whether the run works inside the folder (a mount point, or a folder whose parent it may not write).
         self.inside = _works_inside(self.target)
-        pid = os.getpid()
-        self.staging = self.target / f".drawlog-partial-{pid}" if self.inside \
-            else self.target.parent / f".{_side_name(self.target)}.partial-{pid}"
+        #: Where the new tables go: a new generation folder (see :meth:`open`).
+        self.staging = self._whole() / ".gen-1"
+        #: Where the tables replaced are.
+        self.previous = self.target
+        #: The whole new folder swapped in by renames (a folder not yet in generations), or None.
+        self._wrapper: Path | None = self._whole()
         self._lock: _Lock | None = None
+        self._switched = False
+
+    def _whole(self) -> Path:
+        """Where a whole new folder is staged: beside the folder, or inside it."""
+        pid = os.getpid()
+        return self.target / f".drawlog-partial-{pid}" if self.inside \
+            else self.target.parent / f".{_side_name(self.target)}.partial-{pid}"
 
     def open(self) -> OutputFolder:
         """Lock the folder (:class:`OutputBusy` when another run holds it), put right what a killed run left, check it."""
@@ -141,7 +161,11 @@ class OutputFolder:
         try:
             _recover(self.target)
             check_out_dir(self.out)
-            shutil.rmtree(self.staging, ignore_errors=True)
+            shutil.rmtree(self._whole(), ignore_errors=True)
+            previous = generations.current(self.target)
+            if previous is not None:  # generation folders: the new one beside the current one
+                self.previous, self.staging, self._wrapper = previous, generations.next_generation(self.target), None
+                generations.tidy(self.target)  # (numbers never reused: a dead run's partial one counts)
         except BaseException:
             self.close()
             raise
@@ -149,13 +173,23 @@ class OutputFolder:
 
     def swap_in(self) -> None:
         """Put the tables written in :attr:`staging` in place of the old ones, all at once."""
+        if os.path.lexists(self.target):
+            _keep_access(self.previous, self.staging)
+        if self._wrapper is None:
+            generations.switch(self.target, self.staging)
+            self._switched = True
+            generations.tidy(self.target)  # the old generation removed, unless a reader holds it
+            return
+        generations.switch(self._wrapper, self.staging)
         if self.inside:
             self._swap_inside()
+            self._switched = True
             return
         if not os.path.lexists(self.target):
-            os.rename(self.staging, self.target)
+            os.rename(self._wrapper, self.target)
+            self._switched = True
             return
-        _keep_access(self.target, self.staging)
+        _keep_access(self.target, self._wrapper)
         retired = self.target.parent / f".{_side_name(self.target)}.old-{os.getpid()}"
         try:
             os.rename(self.target, retired)
@@ -164,27 +198,30 @@ class OutputFolder:
                 raise
             self._move_staging_inside()
             self._swap_inside()
+            self._switched = True
             return
         try:
-            os.rename(self.staging, self.target)
+            os.rename(self._wrapper, self.target)
         except BaseException:
             with contextlib.suppress(OSError):  # else the next run, or a reader, puts it back
                 os.rename(retired, self.target)
             raise
+        self._switched = True
         shutil.rmtree(retired, ignore_errors=True)
 
     def _move_staging_inside(self) -> None:
         """Carry the staging folder into the folder, whose contents are then swapped in place."""
+        assert self._wrapper is not None
         inside = self.target / f".drawlog-partial-{os.getpid()}"
         shutil.rmtree(inside, ignore_errors=True)
         try:
-            os.rename(self.staging, inside)
+            os.rename(self._wrapper, inside)
         except OSError as error:
             if error.errno != errno.EXDEV:
                 raise
-            shutil.copytree(self.staging, inside)
-            shutil.rmtree(self.staging, ignore_errors=True)
-        self.staging, self.inside = inside, True
+            shutil.copytree(self._wrapper, inside, symlinks=True)
+            shutil.rmtree(self._wrapper, ignore_errors=True)
+        self.staging, self._wrapper, self.inside = inside / self.staging.name, inside, True
 
     def _swap_inside(self) -> None:
         """Swap the folder's contents: the old entries aside (manifest first), the new ones in (manifest last)."""
@@ -199,37 +236,24 @@ class OutputFolder:
                 os.rename(target / name, old / name)
             retired = target / f".drawlog-retired-{pid}"
             os.rename(old, retired)  # every old entry is aside: from here on, undone by taking the new ones out
-            for name in sorted(os.listdir(self.staging), key=lambda name: name == MANIFEST):
-                os.rename(self.staging / name, target / name)
+            assert self._wrapper is not None
+            for name in sorted(os.listdir(self._wrapper), key=lambda name: name == MANIFEST):
+                os.rename(self._wrapper / name, target / name)
         except BaseException:
             with contextlib.suppress(OSError):  # else the next run, or a reader, undoes it
                 _recover_inside(target)
             raise
         shutil.rmtree(retired, ignore_errors=True)
-        os.rmdir(self.staging)
+        os.rmdir(self._wrapper)
 
     def close(self) -> None:
-        """Remove what is left of the staging folder and release the lock."""
-        shutil.rmtree(self.staging, ignore_errors=True)
+        """Remove what is left of the staging folder (unless switched in) and release the lock."""
+        switched = self._switched or (self._wrapper is None and generations.current(self.target) == self.staging)
+        if not switched:  # (a Ctrl-C just after the switch's rename, before it was noted, leaves it: it is current)
+            shutil.rmtree(self._wrapper or self.staging, ignore_errors=True)
         if self._lock is not None:
             self._lock.release()
             self._lock = None
-
-
-#: The descriptors of the locks this process holds: a forked child (a ``--jobs`` worker) closes them at once, so
-#: that the lock ends with this process even when a worker outlives it.
-_HELD: set[int] = set()
-
-
-def _forget_locks_in_child() -> None:
-    for descriptor in _HELD:
-        with contextlib.suppress(OSError):
-            os.close(descriptor)
-    _HELD.clear()
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_locks_in_child)
 
 
 def _keep_access(old: Path, new: Path) -> None:
@@ -245,73 +269,6 @@ def _keep_access(old: Path, new: Path) -> None:
         os.chown(new, -1, status.st_gid)
     with contextlib.suppress(OSError):
         os.chmod(new, stat.S_IMODE(status.st_mode))
-
-
-class _Lock:
-    """An ``flock`` held on a lock file, which its holder removes when done."""
-
-    def __init__(self, path: Path, descriptor: int | None) -> None:
-        self.path = path
-        self.descriptor = descriptor
-
-    @classmethod
-    def take(cls, path: Path, out: Path) -> _Lock:
-        """Take the lock now, or raise :class:`OutputBusy` naming ``out`` (and the holder's process id)."""
-        if fcntl is None:  # pragma: no cover
-            return cls(path, None)
-        with contextlib.suppress(FileExistsError):  # a file on the way: opening the lock file says so
-            path.parent.mkdir(parents=True, exist_ok=True)
-        while True:
-            descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-            try:
-                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                holder = _holder(descriptor)
-                os.close(descriptor)
-                by = f" (process {holder})" if holder else ""
-                raise OutputBusy(f"another drawlog run{by} is writing {out}; wait for it to end, "
-                                 f"or choose another --out") from None
-            except OSError as error:
-                os.close(descriptor)
-                if error.errno in (errno.ENOLCK, errno.EOPNOTSUPP, errno.EINVAL):  # a file system without locks
-                    _remove(path)
-                    return cls(path, None)
-                raise
-            except BaseException:
-                os.close(descriptor)
-                raise
-            try:
-                current = os.path.samestat(os.fstat(descriptor), os.stat(path))
-            except FileNotFoundError:
-                current = False
-            if current:
-                break
-            os.close(descriptor)  # its holder removed it meanwhile: lock the one at the path now
-        os.ftruncate(descriptor, 0)
-        os.write(descriptor, f"{os.getpid()}\n".encode())
-        _HELD.add(descriptor)
-        return cls(path, descriptor)
-
-    def release(self) -> None:
-        """Remove the lock file, then let go (anyone who opened it before sees it gone and opens the new one)."""
-        if self.descriptor is not None:
-            _remove(self.path)
-            _HELD.discard(self.descriptor)
-            os.close(self.descriptor)
-            self.descriptor = None
-
-
-def _holder(descriptor: int) -> int | None:
-    try:
-        text = os.pread(descriptor, 32, 0).decode("ascii").strip()
-    except (OSError, UnicodeDecodeError):
-        return None
-    return int(text) if text.isdigit() else None
-
-
-def _remove(path: Path) -> None:
-    with contextlib.suppress(OSError):
-        os.unlink(path)
 
 
 def _alive(pid: int) -> bool:
@@ -371,7 +328,7 @@ def _recover_inside(target: Path) -> None:
             continue
         if kind == "retired":  # the new tables were coming in: take them out again
             for name in os.listdir(target):
-                if not _ours_inside(name, mount):
+                if not _ours_inside(name, mount) or generations.is_ours(name):
                     _remove_entry(target / name)
         for name in os.listdir(aside):
             os.rename(aside / name, target / name)

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import OutputError
+from .generations import hold
 from .output import MANIFEST, recover
 from .partitions import keeps_keys
 from .stats import TABLES
@@ -102,21 +103,25 @@ def open_local_tables(folder: str | Path):
     A folder drawlog did not write, one of an older table format, a table
     missing, or a table file that is not Parquet raises :class:`OutputError`
     naming it.
+
+    The frames read the generation current now, whatever runs switch in
+    later: this process holds it (:func:`~drawlog.tables.generations.hold`).
     """
     import polars as pl
     import pyarrow.parquet as pq
     folder = Path(folder)
     recover(folder)  # the tables a killed run left aside, put back
-    if not (folder / MANIFEST).is_file():
+    base = hold(folder)  # the current generation, resolved once and kept
+    if not (base / MANIFEST).is_file():
         raise OutputError(_not_a_statistics_folder(folder))
-    again = f"write it again with `drawlog stats {_inputs_of(folder / MANIFEST)} --out {_quoted(folder)}`"
-    written = _table_format(folder / MANIFEST)
+    again = f"write it again with `drawlog stats {_inputs_of(base / MANIFEST)} --out {_quoted(folder)}`"
+    written = _table_format(base / MANIFEST)
     if written < TABLE_FORMAT:
         held = f"tables of format {written} (this drawlog reads format {TABLE_FORMAT})" if written \
             else f"an unreadable {MANIFEST}"
         raise OutputError(f"{folder} holds {held}; {again}")
     frames = {}
-    for name, path, partitioned in table_sources(folder):
+    for name, path, partitioned in table_sources(base):
         files = sorted(path.rglob("*.parquet")) if partitioned else [path]
         for file in files:
             try:
@@ -126,7 +131,7 @@ def open_local_tables(folder: str | Path):
         # glob=False: a folder named with [, * or ? is a name, not a pattern
         hive = partitioned and bool(files) and not keeps_keys(files[0], name)  # older drawlogs: the key in names only
         frames[name] = pl.scan_parquet(path, hive_partitioning=hive, glob=False)
-    analysis = analysis_sources(folder)
+    analysis = analysis_sources(base)
     for name, path in analysis.items():  # analyze --out's tables (part-*.parquet, never partitioned)
         frames[name] = _scanned(path, again)
     missing = [name for name in TABLES if name not in frames]

@@ -23,6 +23,7 @@ from typing import Any
 
 from ..errors import OutputError
 from ..log.remote import url_filesystem
+from .generations import READERS_LOCK
 from .output import MANIFEST
 from .reading import TABLE_FORMAT, open_local_tables
 from .stats import TABLES
@@ -63,7 +64,7 @@ def staging_path(path: str) -> str:
 
 def upload(folder: Path, fs: Any, dest: str) -> None:
     """Put every file under the local ``folder`` at ``dest`` (same relative names)."""
-    for file in sorted(item for item in folder.rglob("*") if item.is_file()):
+    for file in sorted(item for item in folder.rglob("*") if item.is_file() and item.name != READERS_LOCK):
         remote = f"{dest}/{file.relative_to(folder).as_posix()}"
         fs.makedirs(remote.rpartition("/")[0], exist_ok=True)
         fs.put_file(str(file), remote)
