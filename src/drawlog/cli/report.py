@@ -104,6 +104,7 @@ def _named_back(folder: Path, spooled: dict[str, Spooled]) -> None:
 
     import polars as pl
 
+    from ..tables.generations import hold
     from ..tables.output import MANIFEST
 
     names = {str(copy.path): raw for raw, copy in spooled.items()}
@@ -111,6 +112,7 @@ def _named_back(folder: Path, spooled: dict[str, Spooled]) -> None:
     for raw, copy in spooled.items():
         for stored in (os.path.abspath(copy.path), os.path.realpath(copy.path)):
             paths[stored] = None if raw == "-" else os.path.abspath(raw)
+    folder = hold(folder)  # the generation just written (its tables are its own folders, not links)
     for table in folder.glob("*/**/*.parquet"):  # (streamed: a long log's moves are not all held at once)
         frame = pl.scan_parquet(table).with_columns(pl.col("file").replace(names), pl.col("path").replace(paths))
         if "message" in frame.collect_schema():  # ("first at FILE:LINE")

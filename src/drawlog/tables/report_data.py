@@ -23,6 +23,7 @@ import polars as pl
 
 from ..check.rules import RULES_BY_CODE
 from .dataset import open_tables
+from .generations import hold
 from .report_boards import Wanted, board_of, frames_at
 from .report_charts import chart_data
 from .report_corrections import MAX_CORRECTIONS, Verdict, corrections, verdict
@@ -150,8 +151,11 @@ def report_data(folder: str | Path, title: str | None = None, max_violations: in
 
     access = access or LogAccess()
     folder = folder if isinstance(folder, str) and is_url(folder) else Path(folder)  # a URL: through fsspec
+    shown_folder = folder
+    if isinstance(folder, Path):
+        folder = hold(folder)  # one generation for the tables and the manifest, whatever runs meanwhile
     tables = open_tables(folder)
-    _check_columns(folder, tables)
+    _check_columns(shown_folder, tables)
     if aliases:
         from .aliases import merged
 
@@ -166,7 +170,7 @@ def report_data(folder: str | Path, title: str | None = None, max_violations: in
     by_code = _by_code(tables["violations"])
     board = leaderboard(folder, tables=tables)
     return ReportData(
-        title=title or f"drawlog audit of {', '.join(inputs) or folder}",
+        title=title or f"drawlog audit of {', '.join(inputs) or shown_folder}",
         written=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         inputs=inputs,
         summary=summary,
