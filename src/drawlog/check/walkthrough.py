@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +83,7 @@ def walk(source: Source, selection: Selection, lines: Iterable[tuple[int, bytes]
 
 
 def frames(source: Source, selection: Selection, lines: Iterable[tuple[int, bytes]] | None = None,
-           positions: bool = True) -> Iterator[Frame]:
+           positions: bool | str = True) -> Iterator[Frame]:
     """The frames of the selected match, one at a time (raises :class:`~drawlog.errors.InputError` when unreadable).
 
     Memory stays flat however long the match: each frame is yielded once the
@@ -91,7 +92,8 @@ def frames(source: Source, selection: Selection, lines: Iterable[tuple[int, byte
     is kept. ``lines``: the match's ``(number, raw line)`` already picked out of
     the source (by one scan for several matches), instead of
     :func:`match_lines`. ``positions``: write each frame's ``position`` string
-    (else None, a little quicker).
+    (else None, a little quicker); ``"last"``: only the last frame's (the
+    text view shows no other), and those of the selected round.
     """
     validator = Validator()
     validator.start_input(source.name)
@@ -99,6 +101,7 @@ def frames(source: Source, selection: Selection, lines: Iterable[tuple[int, byte
     key = bounded_id(selection.match)  # what the replay holds of a long id
     boards: dict[int, Board] = {}
     last: Frame | None = None
+    every = positions is True or (positions == "last" and selection.round is not None)
     for number, raw in match_lines(source, selection.match) if lines is None else lines:
         if selection.at is not None and number > selection.at:
             break
@@ -118,10 +121,12 @@ def frames(source: Source, selection: Selection, lines: Iterable[tuple[int, byte
         state = table.round if table is not None else None
         if placed is not None and state is not None and not state.hands[placed[2]] >> placed[3] & 1:
             boards[state.number].place(placed[0], placed[1])  # the play was carried out
-        frame = _frame(number, event, table, boards, list(reporter.flush()), positions)
+        frame = _frame(number, event, table, boards, list(reporter.flush()), every)
         if last is not None and _selected(last, selection):
             yield last
         last = frame
+    if last is not None and positions == "last" and not every:  # the state is still the last frame's
+        last["position"] = _frame(last["line"], None, table, boards, [], True)["position"]
     if selection.at is None:
         replay.end_input()
         tail = list(reporter.flush())
@@ -183,7 +188,7 @@ def _frame(number: int, event: Any, table: Table | None, boards: dict[int, Board
     data["count"] = state.tableau.count() if isinstance(state, FivesRound) else None
     frame.update({
         "board": data,
-        "hands": {name: [label(tile) for tile in members(hand)] for name, hand in zip(state.names, state.hands)},
+        "hands": {name: list(_labels(hand)) for name, hand in zip(state.names, state.hands)},
         "stock_left": state.stock_left,
         "drawable": max(0, state.stock_left - state.reserve),
         "turn": state.names[state.turn] if state.reason is None else None,
@@ -191,6 +196,12 @@ def _frame(number: int, event: Any, table: Table | None, boards: dict[int, Board
         "position": position_string(match, state, boards.get(state.number)) if positions else None,
     })
     return frame
+
+
+@lru_cache(maxsize=4096)
+def _labels(hand: int) -> tuple[str, ...]:
+    """The labels of the tiles of a hand (a set of tile ids as bits), in the order of their ids."""
+    return tuple(label(tile) for tile in members(hand))
 
 
 def position_string(match: Match, state: Round, board: Board | None) -> str | None:
