@@ -86,11 +86,11 @@ def frame_lines(frame: Frame, catalog: Catalog, width: int = 80) -> list[Text]:
     catalog's for the frame's variant (:func:`~drawlog.views.language.in_variant`).
     """
     lines: list[Text] = []
-    for indent, item in frame_pieces(frame, catalog):
-        if indent is None:
-            lines.extend(_text(runs) for runs in chain_rows(item, width, indent=BODY))
+    for piece in frame_pieces(frame, catalog):
+        if isinstance(piece, tuple):
+            lines.extend(_indented([_text(piece[1])], width, piece[0]))
         else:
-            lines.extend(_indented([_text(item)], width, indent))
+            lines.extend(_text(runs) for runs in chain_rows(piece, width, indent=BODY))
     return lines
 
 

@@ -1,8 +1,8 @@
 """What the text view of ``drawlog replay`` says about a frame, as runs of text and style, for any renderer.
 
 A frame's view is a list of *pieces*: a line of :data:`Run` s under an
-indentation (wrapped to the width by the renderer), or the drawing of the line
-of play (:func:`chain_rows`, laid out for the width). The rich view
+indentation (wrapped to the width by the renderer), or the board, whose line of
+play is drawn (:func:`chain_rows`, laid out for the width). The rich view
 (:mod:`drawlog.views.board`) makes styled ``Text`` of them; the plain view
 (:mod:`drawlog.views.frame_plain`) joins their strings, far faster. Both show
 the very same characters. Every string that comes from a log passes through
@@ -24,9 +24,9 @@ Frame = Mapping[str, Any]
 Catalog = Mapping[str, str]
 #: A stretch of text and its rich style ("" for none).
 Run = tuple[str, str]
-#: A piece of a frame's view: ``(indent, runs)``, a line to wrap under ``indent``; or ``(None, board)``, the
-#: drawing of the board's line of play.
-Piece = tuple[str, list[Run]] | tuple[None, Mapping[str, Any]]
+#: A piece of a frame's view: ``(indent, runs)``, a line to wrap under ``indent``; or a board (a mapping), the
+#: drawing of its line of play.
+Piece = tuple[str, list[Run]] | Mapping[str, Any]
 
 #: Styles of the text view.
 STYLES = {"error": "bold red", "warning": "bold yellow", "spinner": "bold magenta", "double": "bold",
@@ -88,7 +88,7 @@ def frame_pieces(frame: Frame, catalog: Catalog, in_its_variant: bool = True) ->
     board = frame.get("board")
     if board and board.get("tiles"):
         pieces.extend((BODY, runs) for runs in body)
-        pieces.append((None, board))
+        pieces.append(board)
         body = [_open_values(board, catalog)]
         if board.get("spinner"):
             body.append(_arms(board, catalog))

@@ -82,11 +82,11 @@ def plain_frame(frame: Frame, catalog: Catalog, width: int, in_its_variant: bool
     ``in_its_variant=False``: ``catalog`` holds the words of the frame's variant already.
     """
     lines: list[str] = []
-    for indent, item in frame_pieces(frame, catalog, in_its_variant):
-        if indent is None:
-            lines.extend("".join(part for part, _ in runs) for runs in chain_rows(item, width, indent=BODY))
+    for piece in frame_pieces(frame, catalog, in_its_variant):
+        if isinstance(piece, tuple):
+            lines.extend(wrap(piece[0], "".join(part for part, _ in piece[1]), width))
         else:
-            lines.extend(wrap(indent, "".join(part for part, _ in item), width))
+            lines.extend("".join(part for part, _ in runs) for runs in chain_rows(piece, width, indent=BODY))
     return "\n".join(lines)
 
 
