@@ -1,7 +1,7 @@
 """Validation: read logs, decode their lines, replay every match, report violations.
 
 :class:`Validator` streams each source in blocks of lines, decodes a clean
-block in one call (line by line when it holds a bad line), reports what the
+block in one call (:mod:`.blocks`; line by line when it holds a bad line), reports what the
 log format gets wrong (F001, F002, W401, W404, F007), and hands every event to a
 :class:`~drawlog.replay.Replay`. Violations are yielded as they are found, so
 output can stream and ``--fail-fast`` can stop.
@@ -10,7 +10,6 @@ output can stream and ``--fail-fast`` can stop.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Iterable, Iterator
 
 import msgspec
@@ -19,7 +18,6 @@ from ..errors import InputError
 from ..log.events import KNOWN_FIELDS, MAX_NESTING, AnyEvent, timestamp
 from ..log.ids import bounded_id
 from ..log.reader import (
-    BOM,
     MAX_LINE_BYTES,
     LongLine,
     Source,
@@ -28,8 +26,8 @@ from ..log.reader import (
     printable,
     read_blocks,
     too_deep,
-    without_long_lines,
 )
+from .blocks import BLANK_RUN, as_blocks, blank_runs, decoded_block, split_text
 from .hints import json_kind, not_json_hint, shortened
 from .readings import match_of_line
 from .replay import MAX_OPEN_MATCHES, Replay
@@ -40,10 +38,6 @@ from .violations import MAX_PER_LINE, MAX_PER_MATCH, Reporter, Summary, Violatio
 _DECODER = msgspec.json.Decoder(AnyEvent)
 _ANY_DECODER = msgspec.json.Decoder()
 # Two JSON objects on one line: the only way a block's event count can match its line count by luck.
-_TWO_ON_ONE_LINE = re.compile(rb"\}[ \t\r]*\{")
-_BLOCK_LINES = 1024
-#: A run of blank lines (whitespace only, as :meth:`bytes.isspace` has it), counted at once.
-_BLANK_RUN = re.compile(rb"(?m)^[ \t\r\n\x0b\x0c]*\n")
 #: The event types of a move: a line of one that cannot be read is a move lost (see ``Replay.lost_line``).
 MOVE_TYPES = frozenset(("draw", "play", "pass"))
 _TOO_DEEP = f"event does not fit the format: nested too deeply (over {MAX_NESTING} levels of arrays and objects)"
@@ -119,8 +113,8 @@ class Validator:
         A whole log given as one ``str`` or ``bytes`` is split into its lines (at ``\\n``).
         """
         if isinstance(lines, (str, bytes, bytearray, memoryview)):
-            lines = _split_text(lines)
-        yield from self._validate_blocks(_as_blocks(lines), file)
+            lines = split_text(lines)
+        yield from self._validate_blocks(as_blocks(lines), file)
 
     def validate_events(self, events: Iterable[AnyEvent], file: str = "<events>") -> Iterator[Violation]:
         """Replay events already decoded (a bot in the same process); the n-th event counts as line n."""
@@ -184,17 +178,17 @@ class Validator:
                     summary.blank_lines += blank
                     continue
                 events = None  # the last block's events freed first: decoding reuses their memory while hot
-                events = _decoded(block)
+                events = decoded_block(block)
                 parts: list[bytes | int] = [block]
-                if events is None and _BLANK_RUN.search(block) is not None:
-                    parts = _blank_runs(block)  # runs of blank lines counted at once, the rest decoded
+                if events is None and BLANK_RUN.search(block) is not None:
+                    parts = blank_runs(block)  # runs of blank lines counted at once, the rest decoded
                 for part in parts:
                     if isinstance(part, int):
                         number += part
                         summary.blank_lines += part
                         continue
                     if part is not block:
-                        events = _decoded(part)
+                        events = decoded_block(part)
                     if events is not None:
                         index, count = 0, len(events)
                         while index < count:
@@ -322,39 +316,6 @@ class Validator:
         return None
 
 
-def _decoded(block: bytes) -> list[AnyEvent] | None:
-    """The events of a block of lines decoded in one call; None unless every line is one well-formed event."""
-    if _TWO_ON_ONE_LINE.search(block) is not None:
-        return None
-    try:
-        events: list[AnyEvent] = _DECODER.decode_lines(block)
-    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
-        return None
-    return events if len(events) == block.count(b"\n") + (not block.endswith(b"\n")) else None
-
-
-def _blank_runs(block: bytes) -> list[bytes | int]:
-    """A block cut at its runs of blank lines: the lines between as bytes, each run as its number of lines."""
-    parts: list[bytes | int] = []
-    start = 0
-    for run in _BLANK_RUN.finditer(block):
-        if run.start() > start:
-            parts.append(block[start:run.start()])
-        parts.append(block.count(b"\n", run.start(), run.end()))
-        start = run.end()
-    if start < len(block):
-        parts.append(block[start:])
-    return parts
-
-
-def _split_text(text: str | bytes | bytearray | memoryview) -> list[bytes]:
-    """A whole log held in one string: its lines (a final newline ends the last line, it does not start one)."""
-    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
-    if not data or data == BOM:  # nothing, or a byte order mark and nothing after it: no lines, as in a file
-        return []
-    return data[:-1].split(b"\n") if data.endswith(b"\n") else data.split(b"\n")
-
-
 def as_path_list(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[str]:
     """One path or several (``str`` or :class:`~pathlib.Path`) as a list of strings."""
     if isinstance(paths, (str, os.PathLike)):
@@ -362,33 +323,6 @@ def as_path_list(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]
     if isinstance(paths, (bytes, bytearray)):
         raise TypeError("give paths as str or pathlib.Path, not bytes")
     return [os.fspath(path) for path in paths]
-
-
-def _as_blocks(lines: Iterable[bytes | str]) -> Iterator[bytes | LongLine]:
-    """Group in-memory lines into newline-terminated blocks, as :func:`read_blocks` gives them.
-
-    A line over :data:`MAX_LINE_BYTES` is a :class:`LongLine` (F001), and a UTF-8 byte order mark
-    before the first line is dropped, as in a file.
-    """
-    batch: list[bytes] = []
-    first = True
-    for line in lines:
-        data = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else line
-        data = data if data.endswith(b"\n") else data + b"\n"
-        if first:  # a byte order mark starts the input, as in a file
-            data, first = data.removeprefix(BOM), False
-        if len(data) > MAX_LINE_BYTES:
-            if batch:
-                yield b"".join(batch)
-                batch = []
-            yield from without_long_lines(data)
-            continue
-        batch.append(data)
-        if len(batch) == _BLOCK_LINES:
-            yield b"".join(batch)
-            batch = []
-    if batch:
-        yield b"".join(batch)
 
 
 def validate_lines(lines: Iterable[bytes | str] | str | bytes,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +83,7 @@ def walk(source: Source, selection: Selection, lines: Iterable[tuple[int, bytes]
 
 
 def frames(source: Source, selection: Selection, lines: Iterable[tuple[int, bytes]] | None = None,
-           positions: bool = True) -> Iterator[Frame]:
+           positions: bool | str = True) -> Iterator[Frame]:
     """The frames of the selected match, one at a time (raises :class:`~drawlog.errors.InputError` when unreadable).
 
     Memory stays flat however long the match: each frame is yielded once the
@@ -91,7 +92,10 @@ def frames(source: Source, selection: Selection, lines: Iterable[tuple[int, byte
     is kept. ``lines``: the match's ``(number, raw line)`` already picked out of
     the source (by one scan for several matches), instead of
     :func:`match_lines`. ``positions``: write each frame's ``position`` string
-    (else None, a little quicker).
+    (else None, a little quicker); ``"last"``: only the last frame's (the
+    text view shows no other), and those of the selected round. Frames are
+    read, not changed: the frames of one round share the board's lists until
+    a tile is placed.
     """
     validator = Validator()
     validator.start_input(source.name)
@@ -99,6 +103,8 @@ def frames(source: Source, selection: Selection, lines: Iterable[tuple[int, byte
     key = bounded_id(selection.match)  # what the replay holds of a long id
     boards: dict[int, Board] = {}
     last: Frame | None = None
+    every = positions is True or (positions == "last" and selection.round is not None)
+    drawn: list[Any] = []  # the board last given as data: its lists serve each frame until a tile is placed
     for number, raw in match_lines(source, selection.match) if lines is None else lines:
         if selection.at is not None and number > selection.at:
             break
@@ -118,10 +124,12 @@ def frames(source: Source, selection: Selection, lines: Iterable[tuple[int, byte
         state = table.round if table is not None else None
         if placed is not None and state is not None and not state.hands[placed[2]] >> placed[3] & 1:
             boards[state.number].place(placed[0], placed[1])  # the play was carried out
-        frame = _frame(number, event, table, boards, list(reporter.flush()), positions)
+        frame = _frame(number, event, table, boards, list(reporter.flush()), every, drawn)
         if last is not None and _selected(last, selection):
             yield last
         last = frame
+    if last is not None and positions == "last" and not every:  # the state is still the last frame's
+        last["position"] = _frame(last["line"], None, table, boards, [], True)["position"]
     if selection.at is None:
         replay.end_input()
         tail = list(reporter.flush())
@@ -157,7 +165,7 @@ def _violation(violation: Any) -> dict[str, Any]:
 
 
 def _frame(number: int, event: Any, table: Table | None, boards: dict[int, Board],
-           violations: list[Any], positions: bool = True) -> Frame:
+           violations: list[Any], positions: bool = True, drawn: list[Any] | None = None) -> Frame:
     """Everything a view shows after the event on line ``number``."""
     match = table.match if table is not None else None
     state = table.round if table is not None else None
@@ -179,11 +187,11 @@ def _frame(number: int, event: Any, table: Table | None, boards: dict[int, Board
     if state is None or match is None:
         return frame
     board = boards.get(state.number) or Board(isinstance(state, FivesRound))
-    data = board.as_data()
+    data = _board_data(board, drawn if drawn is not None else [])
     data["count"] = state.tableau.count() if isinstance(state, FivesRound) else None
     frame.update({
         "board": data,
-        "hands": {name: [label(tile) for tile in members(hand)] for name, hand in zip(state.names, state.hands)},
+        "hands": {name: list(_labels(hand)) for name, hand in zip(state.names, state.hands)},
         "stock_left": state.stock_left,
         "drawable": max(0, state.stock_left - state.reserve),
         "turn": state.names[state.turn] if state.reason is None else None,
@@ -191,6 +199,22 @@ def _frame(number: int, event: Any, table: Table | None, boards: dict[int, Board
         "position": position_string(match, state, boards.get(state.number)) if positions else None,
     })
     return frame
+
+
+def _board_data(board: Board, drawn: list[Any]) -> dict[str, Any]:
+    """``board.as_data()``, made again only when a tile was placed since ``drawn`` (``[board, tiles, data]``) was
+    kept: the frames of a draw or a pass share the lists of the frame before (a fresh dict each, to fill in)."""
+    if drawn and drawn[0] is board and drawn[1] == len(board.placed):
+        return dict(drawn[2])
+    data = board.as_data()
+    drawn[:] = [board, len(board.placed), data]
+    return dict(data)
+
+
+@lru_cache(maxsize=4096)
+def _labels(hand: int) -> tuple[str, ...]:
+    """The labels of the tiles of a hand (a set of tile ids as bits), in the order of their ids."""
+    return tuple(label(tile) for tile in members(hand))
 
 
 def position_string(match: Match, state: Round, board: Board | None) -> str | None:

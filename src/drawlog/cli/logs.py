@@ -347,7 +347,8 @@ def _replay(source: Source, path: str, line: int | None, match: str | None, roun
                                          f"(or give FILE:LINE); {_some_ids(ids)}", param_hint="--match")
             match = ids[0]
         # The frames stream: each is written as it comes, none kept (svg keeps the last board only).
-        stream = frames(source, Selection(match, round_number, at), positions=output_format is not ReplayFormat.svg)
+        stream = frames(source, Selection(match, round_number, at),  # text shows the last position only
+                        positions={ReplayFormat.json: True, ReplayFormat.svg: False}.get(output_format, "last"))
         first = next(stream, None)
         last_board, last_line = None, 0
         if first is not None and output_format is ReplayFormat.svg:

@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 
 from .app import EXIT_UNUSABLE, _settings, app
-from .tables import (
+from .table_output import (
     FrameFormatOption,
     FrameOutputOption,
     IncludeInvalidOption,
