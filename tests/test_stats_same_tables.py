@@ -73,6 +73,25 @@ def test_the_sample_logs_tables_are_those_written_before_the_speed_work(tmp_path
         assert found[name]["sha256"] == expected[name]["sha256"], f"the {name} table changed"
 
 
+def test_the_shuffle_of_the_fair_deals_is_random_shuffle() -> None:
+    """The null distributions' deals are drawn as ``random.shuffle`` draws them (so the p-values stay put)."""
+    import random
+
+    from drawlog.tables.shuffle import shuffled
+
+    for seed in ("drawlog-shuffle-(7, 7)", "drawlog-shuffle-(9, 9, 9)", 3):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        tiles, expected = list(range(28)), list(range(28))
+        for _ in range(500):
+            shuffled(ours, tiles)
+            theirs.shuffle(expected)
+            assert tiles == expected
+        assert ours.random() == theirs.random()  # the same random bits used, no more
+    short = [5, 9]
+    shuffled(random.Random(1), short)
+    assert sorted(short) == [5, 9]
+
+
 if __name__ == "__main__":
     if sys.argv[1:] != ["--write"]:
         raise SystemExit(__doc__)

@@ -94,6 +94,30 @@ def _split(order: list[int], sizes: tuple[int, ...]) -> list[int]:
     return groups
 
 
+#: ``n.bit_length()`` for the sizes a shuffle of the 28 tiles draws below.
+_BIT_LENGTH: Final = [size.bit_length() for size in range(TILE_COUNT + 1)]
+
+
+def shuffled(rng: random.Random, tiles: list[int]) -> None:
+    """``rng.shuffle(tiles)``: the very same permutation, from the same random bits (``random.shuffle``'s
+    Fisher-Yates, each index drawn by rejection from ``getrandbits``), without its interpreted loop.
+
+    ``tiles`` holds at most :data:`TILE_COUNT` items. ``tests/test_stats_same_tables.py`` holds it to
+    ``random.shuffle`` on the Python it runs on.
+    """
+    getrandbits = rng.getrandbits
+    bit_length = _BIT_LENGTH
+    index = len(tiles) - 1
+    while index > 0:
+        size = index + 1
+        width = bit_length[size]
+        drawn: int = getrandbits(width)
+        while drawn >= size:
+            drawn = getrandbits(width)
+        tiles[index], tiles[drawn] = tiles[drawn], tiles[index]
+        index -= 1
+
+
 @lru_cache(maxsize=64)
 def null_statistics(sizes: tuple[int, ...]) -> tuple[list[float], list[float]]:
     """The sorted doubles and suits statistics of :data:`NULL_DEALS` fair deals of hands of ``sizes``."""
@@ -102,7 +126,7 @@ def null_statistics(sizes: tuple[int, ...]) -> tuple[list[float], list[float]]:
     doubles: list[float] = []
     suits: list[float] = []
     for _ in range(NULL_DEALS):
-        rng.shuffle(tiles)
+        shuffled(rng, tiles)
         found = _statistics(_split(tiles, sizes))
         doubles.append(found[0])
         suits.append(found[1])
