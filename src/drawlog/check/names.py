@@ -16,14 +16,12 @@ length checks).
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any
 
 from msgspec.structs import replace
 
 from ..log.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
 from ..log.ids import MAX_ID, bounded_id, bounded_ids
-
-EventT = TypeVar("EventT")
 
 
 def _long(name: str | None) -> bool:
@@ -45,7 +43,7 @@ def _bounded_keys(by_name: dict[str, Any]) -> dict[str, Any]:
     return {bounded_id(name): value for name, value in by_name.items()}
 
 
-def bounded_names(event: EventT) -> EventT:
+def bounded_names(event: Any) -> Any:
     """``event`` with each player name over ``MAX_ID`` characters as its bounded key (``event`` itself if none is).
 
     Names are in ``players`` (match_start), ``player`` (moves), ``opener`` and the keys of ``hands``
@@ -54,17 +52,17 @@ def bounded_names(event: EventT) -> EventT:
     """
     kind = type(event)
     if kind is Draw or kind is Play or kind is Pass:
-        player: str = event.player  # type: ignore[attr-defined]
+        player: str = event.player
         return replace(event, player=bounded_id(player)) if len(player) > MAX_ID else event
     if kind is RoundStart:
         start: Any = event
         if _long(start.opener) or _any_long(start.hands):
-            return replace(start, opener=bounded_id(start.opener), hands=_bounded_keys(start.hands))  # type: ignore[no-any-return]
+            return replace(start, opener=bounded_id(start.opener), hands=_bounded_keys(start.hands))
         return event
     if kind is RoundEnd:
         end: Any = event
         if _long(end.winner) or _any_long(end.points) or _any_long(end.hands):
-            return replace(end, winner=None if end.winner is None else bounded_id(end.winner),  # type: ignore[no-any-return]
+            return replace(end, winner=None if end.winner is None else bounded_id(end.winner),
                            points=_bounded_keys(end.points),
                            hands=None if end.hands is None else _bounded_keys(end.hands))
         return event
@@ -72,14 +70,14 @@ def bounded_names(event: EventT) -> EventT:
         over: Any = event
         forfeit = over.forfeit
         if _long(over.winner) or _any_long(over.scores) or (forfeit is not None and _long(forfeit.player)):
-            return replace(over, winner=None if over.winner is None else bounded_id(over.winner),  # type: ignore[no-any-return]
+            return replace(over, winner=None if over.winner is None else bounded_id(over.winner),
                            scores=_bounded_keys(over.scores),
                            forfeit=None if forfeit is None else replace(forfeit, player=bounded_id(forfeit.player)))
         return event
     if kind is MatchStart:
         begin: Any = event
         if _any_long(begin.players):
-            return replace(begin, players=bounded_ids(begin.players))  # type: ignore[no-any-return]
+            return replace(begin, players=bounded_ids(begin.players))
     return event
 
 
