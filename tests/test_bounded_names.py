@@ -117,6 +117,23 @@ def test_a_long_named_match_replays_as_a_short_named_one() -> None:
     assert found == [] and summary.valid_matches == 1
 
 
+def test_fix_writes_the_whole_long_names_back() -> None:
+    """``fix`` replays with bounded names but puts a claim right with the names as logged."""
+    from drawlog.check.fix import fix_lines
+
+    events = [json.loads(line) for line in SAMPLE.read_text().splitlines()]
+    names = {"p1": _name(0, 1, 1000), "p2": _name(0, 2, 1000)}
+    match = [_renamed(event, names) for event in events if event["match"] == events[0]["match"]]
+    end = next(index for index, event in enumerate(match) if event["type"] == "round_end")
+    right = match[end]
+    match[end] = {**right, "winner": names["p1"] if right["winner"] == names["p2"] else names["p2"],
+                  "points": {name: points + 1 for name, points in right["points"].items()}}
+    result = fix_lines([json.dumps(event).encode() for event in match], "names.jsonl")
+    fixed = json.loads(result.lines[end])
+    assert fixed["winner"] == right["winner"] and fixed["points"] == right["points"]
+    assert validate_lines([line.decode() for line in result.lines])[0] == []
+
+
 def test_validate_names_the_bounded_name_in_messages() -> None:
     found, _ = validate_lines(_match_lines(4, 1000))
     m201 = [violation for violation in found if violation.code == "M201"]
