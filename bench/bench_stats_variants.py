@@ -12,6 +12,12 @@ Then ``drawlog stats`` runs in a subprocess on the log and on the log twice over
 for its peak RSS: flat memory means the same peak for twice the input.
 
     python bench/bench_stats_variants.py                      # 300,000 events per variant, 5 pairs
+    python bench/bench_stats_variants.py --against /tmp/main-site --pairs 7   # and against another build
+
+With ``--against DIR`` (a folder holding another build's ``drawlog`` package, e.g. ``pip install --target DIR
+--no-deps .`` of an older commit), each pair of runs is two child processes in turns, this build (B) and the
+one in ``DIR`` (A), A B A B …, each measuring one decode and one ``stats`` on the same log: the report adds
+each build's median ratio and the median of the pairs' B ÷ A (CPU time of ``stats``).
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -57,6 +64,36 @@ def stats(path: Path, out: Path) -> float:
     return cpu() - started
 
 
+def one_pair(path: Path) -> dict[str, float]:
+    """One decode and one stats on ``path`` in this process (after a first stats, so one-time set-up is left out)."""
+    with tempfile.TemporaryDirectory(prefix="drawlog-bench-") as scratch:
+        stats(path, Path(scratch) / "warm")
+        decoded = decode_lines(path)
+        written = stats(path, Path(scratch) / "out")
+    return {"decode_cpu": decoded, "stats_cpu": written}
+
+
+def against(path: Path, other: str, pairs: int) -> dict[str, Any]:
+    """Pairs of child processes in turns, the build in ``other`` (A) then this one (B); their figures."""
+    runs: dict[str, list[dict[str, float]]] = {"A": [], "B": []}
+    import drawlog
+
+    here = str(Path(drawlog.__file__).resolve().parent.parent)  # the build running this benchmark
+    for _ in range(pairs):
+        for build, site in (("A", other), ("B", here)):
+            env = {**os.environ, "PYTHONPATH": site}
+            done = subprocess.run([sys.executable, __file__, "--one", str(path)], env=env, capture_output=True,
+                                  text=True, check=True)
+            runs[build].append(json.loads(done.stdout.splitlines()[-1]))
+    ratio = {build: [run["decode_cpu"] / run["stats_cpu"] for run in found] for build, found in runs.items()}
+    speed = [a["stats_cpu"] / b["stats_cpu"] for a, b in zip(runs["A"], runs["B"])]
+    return {"runs": runs, "ratio_median": {build: statistics.median(values) for build, values in ratio.items()},
+            "ratio_range": {build: [min(values), max(values)] for build, values in ratio.items()},
+            "stats_cpu_median": {build: statistics.median([run["stats_cpu"] for run in found])
+                                 for build, found in runs.items()},
+            "speedup_median": statistics.median(speed), "speedup_range": [min(speed), max(speed)]}
+
+
 def peak_rss(paths: list[Path], out: Path) -> float:
     command = [sys.executable, "-c", "from drawlog.cli import main; main()", "stats", *map(str, paths), "--out",
                str(out), "-q"]
@@ -74,12 +111,26 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--variants", default="draw,all-fives")
     parser.add_argument("--no-memory", action="store_true")
+    parser.add_argument("--against", metavar="DIR", help="another build's site folder to compare with, A B A B")
+    parser.add_argument("--one", metavar="LOG", help=argparse.SUPPRESS)
+    parser.add_argument("--results", default=str(HERE / "results" / "stats_variants.json"))
     args = parser.parse_args()
+    if args.one:
+        print(json.dumps(one_pair(Path(args.one))))
+        return
     report: dict = {}
     with tempfile.TemporaryDirectory(prefix="drawlog-bench-") as scratch_name:
         scratch = Path(scratch_name)
         for variant in args.variants.split(","):
             path = ensure_log(HERE / "data", variant, args.events, args.seed)
+            if args.against:
+                found = report[variant] = against(path, args.against, args.pairs)
+                print(f"{variant:10} stats/decode-lines (CPU), median of {args.pairs} pairs: "
+                      f"A {found['ratio_median']['A']:.3f}, B {found['ratio_median']['B']:.3f}; "
+                      f"stats CPU A {found['stats_cpu_median']['A']:.3f} s, B {found['stats_cpu_median']['B']:.3f} s; "
+                      f"A/B {found['speedup_median']:.2f} ({found['speedup_range'][0]:.2f}-"
+                      f"{found['speedup_range'][1]:.2f})")
+                continue
             ratios, decodes, writes = [], [], []
             for attempt in range(args.pairs):
                 decoded = decode_lines(path)
@@ -101,7 +152,15 @@ def main() -> None:
                   f"decode {result['decode_cpu']:.2f} s, stats {result['stats_cpu']:.2f} s)"
                   + (f"; peak RSS {result['peak_rss_mb']:.0f} MB, twice the input {result['peak_rss_twice_mb']:.0f} MB"
                      if "peak_rss_mb" in result else ""))
-    (HERE / "results" / "stats_variants.json").write_text(json.dumps(report, indent=2) + "\n")
+    report["machine"] = {"load_average": os.getloadavg(), "cpus": os.cpu_count(), "python": sys.version.split()[0],
+                         "compiled": _compiled()}
+    Path(args.results).write_text(json.dumps(report, indent=2) + "\n")
+
+
+def _compiled() -> bool:
+    import drawlog
+
+    return bool(drawlog.COMPILED)
 
 
 if __name__ == "__main__":

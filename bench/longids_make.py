@@ -3,6 +3,10 @@
 ``python bench/longids_make.py ids OUT.jsonl.gz MATCHES ID_LENGTH``: MATCHES copies of the first two lines (match_start, round_start) of the first match of
 ``sample_logs/tournament-2p.jsonl``, each with an id of ID_LENGTH characters that differs from the others
 only in its last characters.
+``python bench/longids_make.py names OUT.jsonl.gz MATCHES NAME_LENGTH``: MATCHES matches (start, deal, four plays
+and a pass by someone not playing) whose two players have names of NAME_LENGTH characters, alike but for their
+last characters (a deal names each player twice or more: keep NAME_LENGTH under about 330,000 for its line to stay
+under the 1 MB limit).
 ``python bench/longids_make.py long OUT.jsonl.gz LINES``: one match of about LINES lines, its first round
 dealt again and again (round numbers and seq renumbered, target 10**9).
 """
@@ -59,8 +63,31 @@ def long_match(out: Path, lines: int) -> None:
                                         else {**event, "seq": seq}) + "\n")
 
 
+def long_names(out: Path, matches: int, length: int) -> None:
+    """MATCHES matches whose players' names are LENGTH characters long, alike but for their last characters."""
+    events = first_match()[:6]
+    with gzip.open(out, "wt", compresslevel=6) as stream:
+        for number in range(matches):
+            names = {}
+            for seat in (1, 2, 3):
+                tail = f"-{number:08d}-{seat}"
+                names[f"p{seat}"] = "n" * (length - len(tail)) + tail
+            for event in [*events, {"type": "pass", "player": "p3", "match": events[0]["match"], "seq": 7}]:
+                event = dict(event, match=f"n-{number:08d}")
+                if "players" in event:
+                    event["players"] = [names[name] for name in event["players"]]
+                for field in ("player", "opener"):
+                    if field in event:
+                        event[field] = names[event[field]]
+                if "hands" in event:
+                    event["hands"] = {names[name]: tiles for name, tiles in event["hands"].items()}
+                stream.write(json.dumps(event, separators=(",", ":")) + "\n")
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "ids":
         long_ids(Path(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
+    elif sys.argv[1] == "names":
+        long_names(Path(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
     else:
         long_match(Path(sys.argv[2]), int(sys.argv[3]))

@@ -26,7 +26,8 @@ from typing import Any, Final
 
 from ..engine.tiles import TILES, tile_id
 from ..errors import Fault
-from ..log.events import Draw, MatchEnd, Pass, Play, RoundEnd
+from ..log.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd
+from ..log.ids import MAX_ID, bounded_id
 from ..log.reader import BOM, LongLine, Source, read_blocks
 from ..engine.rounds import Round
 from .replay import Observer
@@ -113,6 +114,12 @@ class _Claims(Observer):
             edit = self.edits[line] = _Edit(table.id, round_number, event)
         return edit
 
+    def match_started(self, table: Table, event: MatchStart, line: int) -> None:
+        # The replay holds a name over MAX_ID characters as its bounded key (drawlog.check.names): a claim put
+        # right is written with the whole name, as logged.
+        long_names = {bounded_id(name): name for name in event.players if len(name) > MAX_ID}
+        table.observed = long_names or None
+
     def moved(self, table: Table, state: Round, seat: int, event: Draw | Play | Pass, line: int,
               could_play: bool, faults: tuple[Fault, ...]) -> None:
         if type(event) is not Play or event.points is None:
@@ -132,15 +139,18 @@ class _Claims(Observer):
             score = state.score()
             winner = names[score.winner] if score.winner is not None else None
             if claim.winner != winner:
-                self._edit(line, table, state.number, "round_end").fields["winner"] = ("R302", claim.winner, winner)
+                self._edit(line, table, state.number, "round_end").fields["winner"] = ("R302", claim.winner,
+                                                                                _whole(table, winner))
             points = _per_player(claim.points, names, seat_of, score.end_points)
             if points is not None:
-                self._edit(line, table, state.number, "round_end").fields["points"] = ("R303", claim.points, points)
+                self._edit(line, table, state.number, "round_end").fields["points"] = ("R303", claim.points,
+                                                                                _whole(table, points))
         if claim.hands is not None:
             hands = _hands(claim.hands, seat_of, state.hands)
             if hands is not None:
                 self._edit(line, table, state.number, "round_end").fields["hands"] = (
-                    "R304", {name: [list(tile) for tile in tiles] for name, tiles in claim.hands.items()}, hands)
+                    "R304", {name: [list(tile) for tile in tiles] for name, tiles in claim.hands.items()},
+                    _whole(table, hands))
 
     def match_ended(self, table: Table, claim: MatchEnd | None, line: int) -> None:
         match = table.match
@@ -150,7 +160,8 @@ class _Claims(Observer):
         number = table.round_number()
         scores = _per_player(claim.scores, names, seat_of, match.scores)
         if scores is not None:
-            self._edit(line, table, number, "match_end").fields["scores"] = ("R306", claim.scores, scores)
+            self._edit(line, table, number, "match_end").fields["scores"] = ("R306", claim.scores,
+                                                                          _whole(table, scores))
         forfeit = claim.forfeit.player if claim.forfeit is not None else None
         if forfeit is not None and forfeit not in seat_of:
             return  # R306 that no winner mends: the forfeit names someone not playing
@@ -158,7 +169,20 @@ class _Claims(Observer):
         if forfeit is not None or result.decided:
             winner = names[result.winner] if result.winner is not None else None
             if claim.winner != winner:
-                self._edit(line, table, number, "match_end").fields["winner"] = ("R306", claim.winner, winner)
+                self._edit(line, table, number, "match_end").fields["winner"] = ("R306", claim.winner,
+                                                                              _whole(table, winner))
+
+
+def _whole(table: Table, value: Any) -> Any:
+    """``value`` (a name, or a dict by name) with each bounded key of a long player name as the whole name."""
+    names: dict[str, str] | None = table.observed
+    if not names:
+        return value
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, dict):
+        return {names.get(key, key): item for key, item in value.items()}
+    return value
 
 
 def _per_player(claimed: Mapping[str, int], names: Sequence[str], seat_of: Mapping[str, int],

@@ -24,6 +24,7 @@ from ..log.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, Round
 from ..log.ids import MAX_ID, bounded_id
 from . import follows as _follows
 from . import readings as _readings
+from .names import bounded_names
 from .limits import MAX_OPEN_MATCHES
 from .rules import SEVERITY, WARNING
 from .seen import SeenIds
@@ -369,7 +370,7 @@ class Replay:
             self._close_oldest()
         if event.seq is not None:
             self._check_seq(table, event.seq, line)
-        faults, seats = check_players(event.players)
+        faults, seats = check_players(bounded_names(event).players)  # long names as their bounded keys
         self._faults(faults, line, table, None)
         self._set_up(table, event, seats, line)
         if event.meta:  # its text values (a tournament, a table) are what an observer keeps of the match
@@ -398,6 +399,7 @@ class Replay:
             table.weight += sum(len(name) for name in seats)
 
     def _round_start(self, event: RoundStart, line: int) -> None:
+        event = bounded_names(event)
         table = self.tables.get(bounded_id(event.match))
         table = self._table(event, line, table.upcoming_round() if table is not None else None)
         if table is None or table.match is None:
@@ -453,6 +455,9 @@ class Replay:
         ``held``: the match of a move held for a reading (:mod:`drawlog.check.readings`), replayed now.
         """
         fields: tuple[Any, ...] = _FIELDS(event)
+        if len(fields[_PLAYER]) > MAX_ID:  # a long name is held as its bounded key (see drawlog.check.names)
+            event = bounded_names(event)
+            fields = _FIELDS(event)
         table = held
         if table is None:
             table = self._located(fields[_MATCH_ID], fields[_SEQ], event, line)
@@ -503,6 +508,7 @@ class Replay:
             _follows.note_claim(table, seat, fields[_POINTS] - (state.last_points if placed else 0))
 
     def _round_end(self, event: RoundEnd, line: int) -> None:
+        event = bounded_names(event)
         table = self._table(event, line)
         if table is None or table.match is None:
             return
@@ -530,6 +536,7 @@ class Replay:
             self.observer.round_settled(table, state, event, line)
 
     def _match_end(self, event: MatchEnd, line: int) -> None:
+        event = bounded_names(event)
         table = self._table(event, line)
         if table is None:
             return

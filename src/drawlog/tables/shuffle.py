@@ -40,44 +40,82 @@ _DOUBLES: Final = sum(1 for low, high in TILES if low == high)
 _DIGITS: Final = 9
 
 
-_LOW: Final = tuple(low for low, _ in TILES)
-_HIGH: Final = tuple(high for _, high in TILES)
+#: Each tile's counts, packed 5 bits a field: its halves of each value 0-6 (a double gives its value 2), then
+#: whether it is a double, then 1 (the tile itself). A group's counts are the sum of its tiles' (no field passes
+#: 28 < 32, so no field spills into the next), and the undealt tiles' are :data:`_ALL`'s less the hands'.
+_BITS: Final = 5
+_FIELD: Final = (1 << _BITS) - 1
+_DOUBLE_SHIFT: Final = 7 * _BITS
+_SIZE_SHIFT: Final = 8 * _BITS
+_PACKED: Final[list[int]] = [(1 << (_BITS * low)) + (1 << (_BITS * high)) + (int(low == high) << _DOUBLE_SHIFT)
+                             + (1 << _SIZE_SHIFT) for low, high in TILES]
+_ALL: Final = sum(_PACKED)
 _IS_DOUBLE: Final = tuple(int(low == high) for low, high in TILES)
 
 
-def _statistics(groups: list[list[int]]) -> tuple[float, float]:
-    """(doubles chi-square, suits chi-square) of tile ids split into ``groups`` (the hands, then the rest).
+def _statistics(groups: list[int]) -> tuple[float, float]:
+    """(doubles chi-square, suits chi-square) of tiles split into ``groups`` (the hands, then the rest), each
+    group given as the sum of its tiles' :data:`_PACKED` counts.
 
     Per group of ``n`` tiles: (doubles - n/4)² / (n/4), and Σ over the values of
     (halves - 2n/7)² / (2n/7), which is (Σ halves² - 4n²/7) / (2n/7).
     """
     doubles_stat = 0.0
     suits_stat = 0.0
-    low_of, high_of, double_of = _LOW, _HIGH, _IS_DOUBLE
-    for group in groups:
-        size = len(group)
+    field = _FIELD
+    for packed in groups:
+        size = packed >> _SIZE_SHIFT
         if not size:
             continue
-        suits = [0, 0, 0, 0, 0, 0, 0]
-        doubles = 0
-        for tile in group:
-            suits[low_of[tile]] += 1
-            suits[high_of[tile]] += 1
-            doubles += double_of[tile]
+        doubles = (packed >> _DOUBLE_SHIFT) & field
+        suit0, suit1, suit2 = packed & field, (packed >> 5) & field, (packed >> 10) & field
+        suit3, suit4, suit5, suit6 = (packed >> 15) & field, (packed >> 20) & field, (packed >> 25) & field, \
+            (packed >> 30) & field
+        squares = suit0 * suit0 + suit1 * suit1 + suit2 * suit2 + suit3 * suit3 + suit4 * suit4 + suit5 * suit5 \
+            + suit6 * suit6
         expected = size * _DOUBLES / TILE_COUNT
         doubles_stat += (doubles - expected) ** 2 / expected
         per_suit = size * 2 / 7
-        suits_stat += (sum(count * count for count in suits) - 7 * per_suit * per_suit) / per_suit
+        suits_stat += (squares - 7 * per_suit * per_suit) / per_suit
     return round(doubles_stat, _DIGITS), round(suits_stat, _DIGITS)
 
 
-def _split(order: list[int], sizes: tuple[int, ...]) -> list[list[int]]:
+def _split(order: list[int], sizes: tuple[int, ...]) -> list[int]:
+    """The packed counts of ``order`` cut into groups of ``sizes``, then the rest."""
+    packed_of = _PACKED
     groups, start = [], 0
     for size in sizes:
-        groups.append(order[start:start + size])
+        total = 0
+        for index in range(start, start + size):
+            total += packed_of[order[index]]
+        groups.append(total)
         start += size
-    groups.append(order[start:])
+    groups.append(_ALL - sum(groups))
     return groups
+
+
+#: ``n.bit_length()`` for the sizes a shuffle of the 28 tiles draws below.
+_BIT_LENGTH: Final = [size.bit_length() for size in range(TILE_COUNT + 1)]
+
+
+def shuffled(rng: random.Random, tiles: list[int]) -> None:
+    """``rng.shuffle(tiles)``: the very same permutation, from the same random bits (``random.shuffle``'s
+    Fisher-Yates, each index drawn by rejection from ``getrandbits``), without its interpreted loop.
+
+    ``tiles`` holds at most :data:`TILE_COUNT` items. ``tests/test_stats_same_tables.py`` holds it to
+    ``random.shuffle`` on the Python it runs on.
+    """
+    getrandbits = rng.getrandbits
+    bit_length = _BIT_LENGTH
+    index = len(tiles) - 1
+    while index > 0:
+        size = index + 1
+        width = bit_length[size]
+        drawn: int = getrandbits(width)
+        while drawn >= size:
+            drawn = getrandbits(width)
+        tiles[index], tiles[drawn] = tiles[drawn], tiles[index]
+        index -= 1
 
 
 @lru_cache(maxsize=64)
@@ -85,9 +123,10 @@ def null_statistics(sizes: tuple[int, ...]) -> tuple[list[float], list[float]]:
     """The sorted doubles and suits statistics of :data:`NULL_DEALS` fair deals of hands of ``sizes``."""
     rng = random.Random(f"drawlog-shuffle-{sizes}")
     tiles = list(range(TILE_COUNT))
-    doubles, suits = [], []
+    doubles: list[float] = []
+    suits: list[float] = []
     for _ in range(NULL_DEALS):
-        rng.shuffle(tiles)
+        shuffled(rng, tiles)
         found = _statistics(_split(tiles, sizes))
         doubles.append(found[0])
         suits.append(found[1])
@@ -135,15 +174,28 @@ def check_deal(hands: list[list[int]], match: str, round_number: int) -> DealChe
 
     A deal that repeats a tile, or deals no tile, gets only its per-hand counts.
     """
-    double_of = _IS_DOUBLE
-    per_hand = [sum([double_of[tile] for tile in hand]) for hand in hands]
-    dealt = [tile for hand in hands for tile in hand]
-    taken = set(dealt)
-    if not dealt or len(taken) != len(dealt):
+    packed_of = _PACKED
+    field = _FIELD
+    per_hand: list[int] = []
+    groups: list[int] = []
+    seen = 0
+    dealt = 0
+    for hand in hands:
+        total = 0
+        for tile in hand:
+            bit = 1 << tile
+            if seen & bit:  # a tile dealt twice: no statistics (and counts that could overflow their fields)
+                return DealCheck(per_hand=[sum([_IS_DOUBLE[one] for one in tiles]) for tiles in hands])
+            seen |= bit
+            total += packed_of[tile]
+        per_hand.append((total >> _DOUBLE_SHIFT) & field)
+        groups.append(total)
+        dealt += len(hand)
+    if not dealt:
         return DealCheck(per_hand=per_hand)
-    groups = [*hands, [tile for tile in range(TILE_COUNT) if tile not in taken]]
+    groups.append(_ALL - sum(groups))
     doubles_stat, suits_stat = _statistics(groups)
-    null_doubles, null_suits = null_statistics(tuple(len(hand) for hand in hands))
+    null_doubles, null_suits = null_statistics(tuple([len(hand) for hand in hands]))
     tie = tie_breaker(match, round_number)
-    return DealCheck(sum(per_hand), len(dealt) * _DOUBLES / TILE_COUNT, p_value(doubles_stat, null_doubles, tie),
+    return DealCheck(sum(per_hand), dealt * _DOUBLES / TILE_COUNT, p_value(doubles_stat, null_doubles, tie),
                      suits_stat, p_value(suits_stat, null_suits, tie), per_hand)

@@ -35,6 +35,7 @@ from ..engine.rounds import Round
 from ..engine.tiles import TILE_COUNT, is_double, tile_count, tile_id
 from ..errors import Fault
 from ..log.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart, timestamp
+from ..log.ids import bounded_ids
 from ..log.reader import STDIN
 from ..log.remote import is_url
 from .meta import bots_of
@@ -147,7 +148,7 @@ class _MatchNotes:
         self.variant = event.variant
         self.started_at = _timestamp(event.ts)
         #: The players as logged, for a match not replayed (a replayed one has its match's names).
-        self.player_names: list[str] | None = list(event.players) if not replayed else None
+        self.player_names: list[str] | None = list(bounded_ids(event.players)) if not replayed else None
         self.first_line = line
         self.round: _RoundNotes | None = None
         #: ``meta`` whole, as JSON (None when the log has none), and the bots it names per seat.
