@@ -846,17 +846,19 @@ def test_past_max_open_matches_the_oldest_is_closed_with_f006_and_counted(tmp_pa
 
 def test_open_matches_holding_long_names_are_closed_past_the_byte_budget(tmp_path: Path) -> None:
     """The cap counts matches, not bytes: 1,000 matches of four 200 KB names took 835 MB. Past the byte budget the
-    oldest is closed as past --max-open-matches; no seating of long names is kept for later matches either."""
+    oldest is closed as past --max-open-matches; no seating of long names is kept for later matches either. (Long
+    names are now held as bounded keys, so what weighs here is each match's 79 KB tournament name.)"""
     from drawlog.check.validator import Validator
     from drawlog.engine.match import _SEATINGS
 
     names = [letter * 20_000 for letter in "abcd"]
     log = tmp_path / "long-names.jsonl"
     log.write_text("".join(json.dumps({"type": "match_start", "match": f"m{index}",
-                                       "players": [f"{name}{index}" for name in names]}) + "\n"
+                                       "players": [f"{name}{index}" for name in names],
+                                       "meta": {"tournament": "t" * 79_000}}) + "\n"
                            for index in range(40)))
     validator = Validator(codes=["F006"])
-    validator.replay.max_open_bytes = 1 << 20  # 13 such matches: each weighs 400 bytes and its id and names
+    validator.replay.max_open_bytes = 1 << 20  # 13 such matches: each weighs 400 bytes, its id, names, meta
     found = list(validator.validate_paths([str(log)]))
     early = [v for v in found if "closed" in v.message]
     assert len(early) == validator.summary.closed_early == 27
