@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import resource
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from peak_memory import peak_kb
 
 from drawlog.check.validator import validate_lines
 from drawlog.log.ids import KEPT, MARK, MAX_ID, bounded_id
@@ -70,24 +69,9 @@ def long_match(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _peak_kb(args: list[str], cwd: Path) -> tuple[int, subprocess.CompletedProcess[str]]:
-    """Run ``drawlog ARGS`` in a child; its peak RSS in KB and the result.
-
-    The peak is the child's ``VmHWM`` (its own memory since exec): ``ru_maxrss`` may keep the parent's peak,
-    inherited through fork, on Linux.
-    """
-    code = ("import resource, runpy, sys\n"
-            "sys.argv = ['drawlog', *sys.argv[1:]]\n"
-            "try:\n    runpy.run_module('drawlog', run_name='__main__')\n"
-            "except SystemExit as stop:\n    code = stop.code\nelse:\n    code = 0\n"
-            "from pathlib import Path\n"
-            "peak = [line.split()[1] for line in Path('/proc/self/status').read_text().splitlines()"
-            " if line.startswith('VmHWM:')]\n"
-            "print(peak[0] if peak else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
-            "sys.exit(code)\n")
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    done = subprocess.run([sys.executable, "-c", code, *args], cwd=cwd, env=env, capture_output=True, text=True,
-                          check=False)
-    return int(done.stderr.strip().splitlines()[-1]), done
+    """Run ``drawlog ARGS`` in a child; its peak RSS in KB and the result, its output as text."""
+    peak, done = peak_kb(args, cwd)
+    return peak, subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(), done.stderr.decode())
 
 
 def test_bounded_id_keeps_short_ids_and_bounds_long_ones_distinctly() -> None:

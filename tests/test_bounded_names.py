@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import resource
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from peak_memory import peak_kb
 
 from drawlog.check.names import bounded_names
 from drawlog.check.validator import validate_lines
@@ -76,20 +75,9 @@ def long_names(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _peak_kb(args: list[str], cwd: Path) -> tuple[int, subprocess.CompletedProcess[str]]:
-    """Run ``drawlog ARGS`` in a child; its peak RSS in KB (``VmHWM``: its own, not its parent's) and the result."""
-    code = ("import resource, runpy, sys\n"
-            "sys.argv = ['drawlog', *sys.argv[1:]]\n"
-            "try:\n    runpy.run_module('drawlog', run_name='__main__')\n"
-            "except SystemExit as stop:\n    code = stop.code\nelse:\n    code = 0\n"
-            "from pathlib import Path\n"
-            "peak = [line.split()[1] for line in Path('/proc/self/status').read_text().splitlines()"
-            " if line.startswith('VmHWM:')]\n"
-            "print(peak[0] if peak else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
-            "sys.exit(code)\n")
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    done = subprocess.run([sys.executable, "-c", code, *args], cwd=cwd, env=env, capture_output=True, text=True,
-                          check=False)
-    return int(done.stderr.strip().splitlines()[-1]), done
+    """Run ``drawlog ARGS`` in a child; its peak RSS in KB and the result, its output as text."""
+    peak, done = peak_kb(args, cwd)
+    return peak, subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(), done.stderr.decode())
 
 
 def test_bounded_names_replaces_only_long_names() -> None:

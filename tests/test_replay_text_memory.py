@@ -9,29 +9,14 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from peak_memory import peak_kb
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_logs" / "tournament-2p.jsonl"
 LONG_LINES = 20_000
-
-_RUN = ("import resource, runpy, sys\n"
-        "sys.argv = ['drawlog', *sys.argv[1:]]\n"
-        "try:\n    runpy.run_module('drawlog', run_name='__main__')\n"
-        "except SystemExit as stop:\n    code = stop.code\nelse:\n    code = 0\n"
-        "from pathlib import Path\n"
-        "status = Path('/proc/self/status')\n"
-        "peak = [line.split()[1] for line in status.read_text().splitlines() if line.startswith('VmHWM:')] "
-        "if status.exists() else []\n"
-        "sys.stdout.flush()\n"
-        "print(peak[0] if peak else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
-        "sys.exit(code)\n")
-
 
 def _match(rounds: int, path: Path) -> Path:
     """The sample's first match, its first round dealt ``rounds`` times (target 10**9), gzipped at ``path``."""
@@ -49,12 +34,6 @@ def _match(rounds: int, path: Path) -> Path:
     return path
 
 
-def _peak_kb(args: list[str], cwd: Path) -> tuple[int, subprocess.CompletedProcess[bytes]]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    done = subprocess.run([sys.executable, "-c", _RUN, *args], cwd=cwd, env=env, capture_output=True, check=False)
-    return int(done.stderr.decode().strip().splitlines()[-1]), done
-
-
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """A short match (2 rounds, 75 lines) and a long one (about 20,000 lines)."""
@@ -69,7 +48,7 @@ def test_text_replay_of_a_long_match_takes_the_memory_of_a_short_one(logs: tuple
     peaks, outputs = [], []
     for log in logs:
         args = ["replay", str(log), "--match", "t2-000001"] + (["-o", f"{log.name}.txt"] if to_file else [])
-        peak, done = _peak_kb(args, tmp_path)
+        peak, done = peak_kb(args, tmp_path)
         assert done.returncode == 0, done.stderr.decode()
         peaks.append(peak)
         outputs.append((tmp_path / f"{log.name}.txt").read_bytes() if to_file else done.stdout)
