@@ -15,7 +15,6 @@ from rich.console import Console
 from rich.text import Text
 
 from ..atomic import atomic_file
-from ..check.violations import Summary
 from ..errors import OutputError, WriteFailed
 from ..views.terminal import shown
 from ..views.writers import summary_line
@@ -212,12 +211,11 @@ def report(
         page = render_report(data)
     _write_page(page, output)
     if not quiet:
-        import msgspec
-
         size = len(page.encode("utf-8")) / 1e6
-        summary = msgspec.convert(data.summary, Summary)
-        Console(stderr=True, highlight=False).print(
-            Text(f"wrote {shown(output)} ({size:,.1f} MB): {summary_line(summary)}"), soft_wrap=True)
+        console = Console(stderr=True, highlight=False)
+        for note in data.notes:
+            console.print(Text(f"warning: {shown(folder)}: {note}"), soft_wrap=True)
+        console.print(Text(f"wrote {shown(output)} ({size:,.1f} MB): {summary_line(data.summary)}"), soft_wrap=True)
 
 
 def _holds_analysis(folder: str) -> bool:

@@ -19,9 +19,18 @@ from .periods import period
 HISTORY_COLUMNS = ("variant", "player", "match", "started_at", "rated_matches", "mu", "sigma", "ordinal", "change")
 
 
+def rankable() -> pl.Expr:
+    """Matches whose names and final scores can rank the seats: one score to a name, two seats or more, no null
+    (a table drawlog did not write may hold anything)."""
+    names, scores = pl.col("player_names"), pl.col("scores")
+    return (scores.is_not_null() & names.is_not_null() & (names.list.len() == scores.list.len())
+            & (names.list.len() >= 2) & (names.list.drop_nulls().list.len() == names.list.len())
+            & (scores.list.drop_nulls().list.len() == scores.list.len()))
+
+
 def in_rating_order(matches: pl.LazyFrame) -> pl.LazyFrame:
     """The counted matches with scores, in the order ratings replay them."""
-    return (matches.filter(pl.col("scores").is_not_null())
+    return (matches.filter(rankable())
             .sort(["started_at", "file", "first_line"], nulls_last=True)
             .select("variant", "match", "started_at", "player_names", "scores", "forfeit"))
 

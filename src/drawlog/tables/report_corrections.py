@@ -38,7 +38,8 @@ def verdict(tables: dict[str, pl.LazyFrame]) -> Verdict:
     """How many matches there are, how many need a correction of a claimed result, and how many have errors."""
     counts = tables["matches"].select(pl.len().alias("matches"), (~pl.col("valid")).sum().alias("with_errors"),
                                       pl.col("errors").sum().alias("errors")).collect().row(0, named=True)
-    to_correct = (tables["violations"].filter(pl.col("code").is_in(FIXED_CODES) & pl.col("match").is_not_null())
+    to_correct = (tables["violations"].filter(pl.col("code").is_in(FIXED_CODES) & pl.col("match").is_not_null()
+                                              & pl.col("file").is_not_null())
                   .select("file", "match").unique().select(pl.len()).collect().item())
     return Verdict(int(counts["matches"] or 0), int(to_correct or 0), int(counts["with_errors"] or 0),
                    int(counts["errors"] or 0))
@@ -54,7 +55,9 @@ def corrections(tables: dict[str, pl.LazyFrame], limit: int = MAX_CORRECTIONS) -
     (the match's error count), ``first_line`` (the first wrong claim's line), ``wrong`` (the first
     :data:`SHOWN_CLAIMS` claim violations: ``line``, ``round``, ``code``, ``message``) and ``wrong_total``.
     """
-    violations = tables["violations"].filter(pl.col("match").is_not_null()).with_row_index("order")
+    # (a violation naming no file or no match names no log to correct: a null in a table drawlog did not write)
+    violations = (tables["violations"].filter(pl.col("match").is_not_null() & pl.col("file").is_not_null())
+                  .with_row_index("order"))
     claimed = (violations.filter(pl.col("code").is_in(FIXED_CODES)).group_by("file", "match")
                .agg(pl.col("order").min(), pl.col("line").min().alias("claim_line"),
                     pl.col("code").unique().sort().alias("claims")))

@@ -22,11 +22,13 @@ from typing import Any
 import polars as pl
 
 from ..check.rules import RULES_BY_CODE
+from ..check.violations import Summary
 from .dataset import open_tables
 from .generations import hold
 from .report_boards import Wanted, board_of, frames_at
 from .report_charts import chart_data
 from .report_corrections import MAX_CORRECTIONS, Verdict, corrections, verdict
+from .report_summary import read_summary
 from .reports import leaderboard, ratings
 from .violations import VIOLATION_COLUMNS
 
@@ -117,7 +119,7 @@ class ReportData:
     title: str
     written: str
     inputs: list[str]
-    summary: dict[str, Any]
+    summary: Summary
     overview: dict[str, int]
     files: list[dict[str, Any]]
     by_code: list[dict[str, Any]]
@@ -135,6 +137,8 @@ class ReportData:
     corrections_total: int = 0
     #: The Analysis section (:func:`drawlog.analysis.report_section.analysis_section`), None without analysis tables.
     analysis: dict[str, Any] | None = None
+    #: What of the folder was not read as it stands (a summary value of another type, say): sentences.
+    notes: list[str] = field(default_factory=list)
 
 
 def report_data(folder: str | Path, title: str | None = None, max_violations: int = MAX_VIOLATIONS,
@@ -161,7 +165,7 @@ def report_data(folder: str | Path, title: str | None = None, max_violations: in
 
         tables = merged(tables, aliases)
     manifest = read_manifest(folder)
-    summary = _summary(manifest.get("summary"))
+    summary, notes = read_summary(manifest.get("summary"))
     inputs = [str(item) for item in manifest.get("inputs") or []] if isinstance(manifest.get("inputs"), list) else []
     violations = _violations(tables, max_violations)
     to_correct, to_correct_total = corrections(tables, MAX_CORRECTIONS)
@@ -188,6 +192,7 @@ def report_data(folder: str | Path, title: str | None = None, max_violations: in
         verdict=verdict(tables),
         corrections=to_correct,
         corrections_total=to_correct_total,
+        notes=notes,
     )
 
 
@@ -208,19 +213,6 @@ def _check_columns(folder: str | Path, tables: dict[str, pl.LazyFrame]) -> None:
                                   f"not {wanted}")
 
 
-def _summary(summary: Any) -> dict[str, Any]:
-    """The manifest's summary, its counts as numbers (anything else as 0) and its warnings as strings."""
-    if not isinstance(summary, dict):
-        return {}
-    kept: dict[str, Any] = {}
-    for key, value in summary.items():
-        if isinstance(value, list):
-            kept[key] = [str(item) for item in value]
-        else:
-            kept[key] = value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
-    return kept
-
-
 def _rows(frame: pl.DataFrame) -> list[dict[str, Any]]:
     return frame.to_dicts()
 
@@ -229,7 +221,7 @@ def _cut(frame: pl.DataFrame) -> Table:
     return Table(_rows(frame.head(MAX_TABLE_ROWS)), frame.height)
 
 
-def _overview(tables: dict[str, pl.LazyFrame], summary: dict[str, Any]) -> dict[str, int]:
+def _overview(tables: dict[str, pl.LazyFrame], summary: Summary) -> dict[str, int]:
     """The counts of the audit summary: the run's summary, and rounds, moves and players from the tables."""
     matches = tables["matches"].select(
         pl.len().alias("matches"), pl.col("valid").sum().alias("valid"), (~pl.col("valid")).sum().alias("invalid"),
@@ -241,7 +233,7 @@ def _overview(tables: dict[str, pl.LazyFrame], summary: dict[str, Any]) -> dict[
     }
     keys = ("files", "unreadable", "lines", "events", "blank_lines", "invalid_lines", "violations", "errors",
             "warnings", "suppressed", "closed_early")
-    return {**{key: int(summary.get(key) or 0) for key in keys},
+    return {**{key: getattr(summary, key) for key in keys},
             **{key: int(value or 0) for key, value in matches.items()}, **counts}
 
 
@@ -274,7 +266,8 @@ def sha256_of(path: str | Path, seconds: float = CHECKSUM_SECONDS) -> tuple[int,
 def _files(tables: dict[str, pl.LazyFrame], access: LogAccess) -> list[dict[str, Any]]:
     """Each input file named in the tables, in input order, with its size and SHA-256 as it is now (as
     ``access`` allows; a pipe or FIFO with those of what was read from it)."""
-    named = pl.concat([tables[name].select("file", "path").with_row_index("row").with_columns(
+    named = pl.concat([tables[name].select("file", "path").with_row_index("row").filter(
+        pl.col("file").is_not_null()).with_columns(
         pl.lit(rank).alias("table")) for rank, name in enumerate(("matches", "violations"))])
     files = (named.group_by("file", "path").agg(pl.col("table").min(), pl.col("row").min())
              .sort("table", "row").collect())
@@ -354,7 +347,8 @@ def _add_boards(tables: dict[str, pl.LazyFrame], rows: list[dict[str, Any]], mos
     its row; how many were drawn."""
     chosen = set(range(min(most, len(rows)))) | set(also)
     wanted = [Wanted(index, rows[index]["file"], rows[index]["path"], rows[index]["line"], rows[index]["match"])
-              for index in sorted(chosen) if rows[index]["match"] is not None and rows[index]["line"] is not None]
+              for index in sorted(chosen) if rows[index]["match"] is not None and rows[index]["line"] is not None
+              and rows[index]["file"] is not None]
     starts = (tables["matches"].group_by("file", "match").agg(pl.col("first_line").min())
               .filter(pl.col("match").is_in([item.match for item in wanted])).collect())
     first_lines = {(file, match): line for file, match, line in starts.iter_rows()}
@@ -366,7 +360,8 @@ def _add_boards(tables: dict[str, pl.LazyFrame], rows: list[dict[str, Any]], mos
             row["board"] = board_of(frames[index])
             drawn += row["board"]["board"] is not None
         elif index in chosen:
-            row["board"] = {"board": None, "note": "no board: the line belongs to no match"}
+            row["board"] = {"board": None, "note": "no board: the line belongs to no match" if row["file"] is not None
+                            else "no board: the violation names no file"}
         else:
             row["board"] = None
     return drawn

@@ -14,6 +14,7 @@ import polars as pl
 
 from ..engine.profiles import PROFILES
 from .dataset import open_tables
+from .history import rankable
 
 #: The games the tables may hold, by their ``variant`` name.
 VARIANTS = tuple(PROFILES)
@@ -75,7 +76,7 @@ def ratings(folder: str | Path, variant: str | None = None, include_invalid: boo
     tables = tables if tables is not None else open_tables(folder)
     matches = (
         _of_variant(tables["matches"], variant)
-        .filter(_counted(include_invalid) & pl.col("scores").is_not_null())
+        .filter(_counted(include_invalid) & rankable())
         .sort(["started_at", "file", "first_line"], nulls_last=True)
         .select("variant", "player_names", "scores", "forfeit")
         .collect()

@@ -71,8 +71,9 @@ def _summary(data: Any) -> str:
         extra.append(f"{view['suppressed']:,} violations past the per-match limit were counted, not listed.")
     if view["closed_early"]:
         extra.append(f"{view['closed_early']:,} matches were closed early (too many open at once).")
-    for line in data.summary.get("decompression") or []:
+    for line in data.summary.decompression:
         extra.append(f"warning: {escape(line)}")
+    extra.extend(f"not read: {escape(line)}." for line in getattr(data, "notes", ()))
     rows = "".join(
         f"<tr><td class=mono>{escape(item['file'])}</td><td class=num>"
         f"{_number(item['bytes'], _COUNT)}</td>"
@@ -121,7 +122,8 @@ def _board_cell(row: dict[str, Any]) -> str:
 
 def _violations(data: Any, listed: dict[str, Any], templates: str) -> str:
     codes = "".join(f"<option value='{escape(item['code'])}'>{escape(item['code'])} {escape(item['name'])}</option>"
-                    for item in sorted(data.by_code, key=lambda item: item["code"]))
+                    for item in sorted(data.by_code, key=lambda item: item["code"] or "")
+                    if item["code"] is not None)
     controls = ("<div class=filters><input id=violation-filter type=search placeholder='filter: any words "
                 "(file, match, player, message…)' aria-label='filter the violations'>"
                 f"<select id=violation-code aria-label='code'><option value=''>every code</option>{codes}</select>"

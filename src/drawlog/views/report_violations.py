@@ -67,7 +67,7 @@ def violation_data(rows: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
     return shown_values(data), "".join(templates)
 
 
-def anchors(data: dict[str, Any]) -> Callable[[str, str, int | None], str | None]:
+def anchors(data: dict[str, Any]) -> Callable[[str | None, str | None, int | None], str | None]:
     """A function giving where a match's wrong claim is in the list, for its file, id and line: the violation's
     row (``v-N``; the page's script shows its page and opens its board), else the match's group (``match-F-M``),
     or None when none of the match's violations is listed."""
@@ -80,7 +80,9 @@ def anchors(data: dict[str, Any]) -> Callable[[str, str, int | None], str | None
         if row[2] is not None and row[1] is not None:
             rows.setdefault((row[0], row[2], row[1]), number)
 
-    def anchor(file: str, match: str, line: int | None) -> str | None:
+    def anchor(file: str | None, match: str | None, line: int | None) -> str | None:
+        if file is None or match is None:  # (a null in an untrusted table: no link)
+            return None
         at_file, at_match = files.get(shown(file)), matches.get(shown(match))
         if at_file is None or at_match is None:
             return None

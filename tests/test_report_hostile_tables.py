@@ -1,0 +1,209 @@
+"""``drawlog report STATS`` on a statistics folder whose tables and manifest hold hostile values.
+
+A statistics folder is untrusted input (README, security notes on ``report``):
+whatever its columns and its manifest's summary hold -- nulls, markup,
+``</script>``, bidi marks, 100 KB strings, extreme numbers, a summary value of
+any JSON type -- the report exits 0 with an inert page, or 2 with one line,
+never a traceback. The property test damages a folder written from
+``sample_logs/every-violation.jsonl``; the tests after it pin what it found.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from drawlog.check.violations import Summary
+from drawlog.cli import app
+from drawlog.tables.dataset import write_tables
+from drawlog.tables.stats import SCHEMAS
+
+EVERY = Path(__file__).parent.parent / "sample_logs" / "every-violation.jsonl"
+runner = CliRunner()
+
+#: The summary's keys as drawlog writes them, and a few it does not.
+SUMMARY_KEYS = (*Summary.__struct_fields__, "extra", "")
+#: The columns of each table (the report refuses other columns or types, so values are changed, not types).
+COLUMNS = {name: schema.names for name, schema in SCHEMAS.items()}
+#: Raw characters no value may bring to the page (outside its own scripts): bidi and line marks, ESC, NUL.
+RAW = ("\u202e", "\u2066", "\u2069", "\u2028", "\u2029", "\x1b", "\x00")
+
+ODD_TEXT = st.sampled_from([
+    "</script><script>alert(1)</script>", "<img src=x onerror=alert(1)>", "\" onmouseover=\"alert(1)",
+    "' onfocus='alert(1)", "<!--", "]]>", "\u202egnp.exe", "\u2066x\u2069", "a\u2028b\u2029c", "\x1b[31mred",
+    "nul\x00byte", "javascript:alert(1)", "https://example.com/x", "@@BODY@@", "{{x}}", "", " ", "E999", "error",
+    "warning", "🀱", "x" * 100_000, "<svg/onload=alert(1)>", "&amp;&lt;", "%s%n", "\\", "null",
+])
+EXTREME_INT = st.sampled_from([0, -1, 1, -(2**31), 2**31 - 1, -(2**63), 2**63 - 1, 10**12])
+EXTREME_FLOAT = st.sampled_from([math.inf, -math.inf, math.nan, -0.0, 1e308, -1e308, 5e-324])
+JSON_VALUE = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(10**40), max_value=10**40) | st.floats() | ODD_TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=6)
+
+
+@st.composite
+def column_change(draw: st.DrawFn) -> tuple[str, str, str, Any, int]:
+    """A change of one column of one table: (table, column, kind, value, which rows)."""
+    table = draw(st.sampled_from(sorted(COLUMNS)))
+    column = draw(st.sampled_from(COLUMNS[table]))
+    kind = draw(st.sampled_from(["null", "text", "int", "float"]))
+    value = {"null": st.none(), "text": ODD_TEXT, "int": EXTREME_INT, "float": EXTREME_FLOAT}[kind]
+    return table, column, kind, draw(value), draw(st.integers(0, 3))
+
+
+def _hits(height: int, mode: int) -> list[bool]:
+    """Which rows a change hits: every one, the first, every other one, or the last."""
+    return [mode == 0 or (mode == 1 and i == 0) or (mode == 2 and i % 2 == 0) or (mode == 3 and i == height - 1)
+            for i in range(height)]
+
+
+def _changed(frame: pl.DataFrame, column: str, kind: str, value: Any, mode: int) -> pl.DataFrame:
+    """``frame`` with ``value`` in ``column`` at the rows ``mode`` picks, where the column's type can hold it."""
+    dtype = frame.schema[column]
+    old = frame[column].to_list()
+    hits = _hits(frame.height, mode)
+    if kind == "text" and dtype == pl.List(pl.String):
+        values = [[value, *(item or [])] if hit else item for hit, item in zip(hits, old)]
+    elif kind == "null" or (kind == "text" and dtype == pl.String) or (kind == "int" and dtype.is_integer()) or (
+            kind == "float" and dtype.is_float()):
+        values = [value if hit else item for hit, item in zip(hits, old)]
+    else:
+        return frame
+    try:
+        series = pl.Series(column, values, dtype=dtype, strict=True)
+    except (OverflowError, TypeError, ValueError, pl.exceptions.PolarsError):  # too large for the column's type
+        edge = _clamped(value, dtype)
+        series = pl.Series(column, [edge if hit else item for hit, item in zip(hits, old)], dtype=dtype)
+    return frame.with_columns(series)
+
+
+def _clamped(value: Any, dtype: pl.DataType) -> Any:
+    """An integer at the edge of ``dtype``'s range, toward ``value``."""
+    if not isinstance(value, int) or not dtype.is_integer():
+        return value
+    bits = {pl.Int8: 8, pl.Int16: 16, pl.Int32: 32, pl.Int64: 64}.get(type(dtype), 64)  # type: ignore[call-overload]
+    return max(-(2 ** (bits - 1)), min(2 ** (bits - 1) - 1, value))
+
+
+def damage(folder: Path, changes: list[tuple[str, str, str, Any, int]], summary: dict[str, Any]) -> None:
+    """Make ``changes`` to the first part of each table named, and set ``summary``'s keys in the manifest."""
+    for table, column, kind, value, mode in changes:
+        part = sorted((folder / table).rglob("*.parquet"))[0]
+        frame = pl.read_parquet(part)
+        if frame.height:
+            _changed(frame, column, kind, value, mode).write_parquet(part)
+    if summary:
+        manifest = folder / "_drawlog.json"
+        held = json.loads(manifest.read_text(encoding="utf-8"))
+        if "whole" in summary:
+            held["summary"] = summary["whole"]
+        else:
+            held["summary"].update(summary)
+        manifest.write_text(json.dumps(held), encoding="utf-8")
+
+
+def _handlers(page: str) -> list[tuple[str, str]]:
+    """Every ``on…`` attribute of every element of ``page``, as a browser's parser reads them."""
+    found: list[tuple[str, str]] = []
+
+    class Attributes(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            found.extend((tag, name) for name, _ in attrs if name.lower().startswith("on"))
+
+        handle_startendtag = handle_starttag
+
+    parser = Attributes(convert_charrefs=True)
+    parser.feed(page)
+    parser.close()
+    return found
+
+
+_OWN_SCRIPT = re.compile(r"<script>(.*?)</script>", re.DOTALL)
+_DATA_SCRIPT = re.compile(r'<script type="application/json" id="([a-z-]+)">(.*?)</script>', re.DOTALL)
+
+
+def inert(page: str) -> None:
+    """No script but the page's own two and its JSON data, no event handler, no raw bidi or control character."""
+    assert len(_OWN_SCRIPT.findall(page)) == 2
+    data = _OWN_SCRIPT.sub("", page)
+    for _, text in _DATA_SCRIPT.findall(data):
+        json.loads(text)
+        assert "<" not in text and ">" not in text
+    rest = _DATA_SCRIPT.sub("", data)
+    assert "<script" not in rest.lower() and "</script" not in rest.lower(), \
+        re.findall(r"(?i).{0,80}</?script.{0,80}", rest)[:3]
+    assert not _handlers(rest), _handlers(rest)[:3]
+    assert "://" not in rest, re.findall(r".{0,60}://.{0,60}", rest)[:3]
+    assert [raw for raw in RAW if raw in rest] == []
+
+
+def one_line(result: Any) -> str:
+    """Exit 2 with one ``Error: …`` line on standard error; that line."""
+    assert result.exit_code == 2, (result.exit_code, result.output)
+    errors = [line for line in result.stderr.split("\n") if line.startswith("Error")]
+    assert len(errors) == 1, result.stderr
+    return errors[0]
+
+
+def report(stats: Path, page: Path, *more: str) -> Any:
+    """``drawlog report STATS -o PAGE`` (no exception escapes but SystemExit: a traceback fails here)."""
+    result = runner.invoke(app, ["report", str(stats), "-o", str(page), *more])
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise AssertionError(f"report raised {result.exception!r}") from result.exception
+    return result
+
+
+def page_or_one_line(result: Any, page: Path) -> str | None:
+    """The page (exit 0, inert) or None (exit 2, one line, no page)."""
+    if result.exit_code == 2:
+        one_line(result)
+        assert not page.exists()
+        return None
+    assert result.exit_code == 0, result.output
+    text = page.read_text(encoding="utf-8")
+    inert(text)
+    return text
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A statistics folder of the sample log with every violation (copied before each change)."""
+    stats = tmp_path_factory.mktemp("hostile") / "stats"
+    write_tables([str(EVERY)], stats)
+    return stats
+
+
+def _copy(written: Path, where: Path) -> Path:
+    stats = where / "stats"
+    shutil.copytree(written, stats, symlinks=True)
+    return stats
+
+
+@settings(max_examples=25, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
+                                 HealthCheck.data_too_large])
+@given(changes=st.lists(column_change(), min_size=1, max_size=4),
+       summary=st.dictionaries(st.sampled_from(SUMMARY_KEYS), JSON_VALUE, max_size=3)
+       | st.builds(lambda value: {"whole": value}, JSON_VALUE),
+       logs=st.booleans(), quiet=st.booleans())
+def test_report_of_hostile_tables_is_an_inert_page_or_one_line(
+        written: Path, tmp_path_factory: pytest.TempPathFactory, changes: list[tuple[str, str, str, Any, int]],
+        summary: dict[str, Any], logs: bool, quiet: bool) -> None:
+    where = tmp_path_factory.mktemp("example")
+    stats = _copy(written, where)
+    damage(stats, changes, summary)
+    page = where / "page.html"
+    result = report(stats, page, *(["--logs", str(EVERY)] if logs else []), *(["-q"] if quiet else []))
+    page_or_one_line(result, page)
