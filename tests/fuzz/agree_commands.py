@@ -36,8 +36,11 @@ MOST_MATCHES = 4
 def invoke(*args: str) -> Any:
     """``drawlog ARGS`` in this process: never an exception other than the exit."""
     result = CliRunner().invoke(app, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), \
-        (args, result.output, result.exc_info)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        import traceback
+
+        raise AssertionError(f"drawlog {args[0]} raised {result.exception!r}\n{args}\n"
+                             + "".join(traceback.format_exception(*result.exc_info)))
     assert "Traceback" not in result.output, result.output
     return result
 
@@ -208,7 +211,7 @@ def check_filter(data: bytes, options: list[str], split: str | None) -> None:
     with tempfile.TemporaryDirectory(prefix="drawlog-fuzz-") as folder:
         path, out = Path(folder) / "log.jsonl", Path(folder) / ("split" if split else "out.jsonl")
         path.write_bytes(data)
-        found, summary = validated(path)
+        _, summary = validated(path)
         result = invoke("filter", str(path), *options, "-o", str(out), *(["--split-by", split] if split else []))
         if result.exit_code == 2:
             assert "Error" in result.stderr, result.stderr
@@ -226,7 +229,7 @@ def check_filter(data: bytes, options: list[str], split: str | None) -> None:
         assert account["matches"] == summary.matches, (account, summary)
         assert account["blank"] == summary.blank_lines, (account, summary)
         kept = account["matches"] - sum(matches for matches, _ in account["dropped"].values())
-        wrote = re.search(r"^wrote ([\d,]+) match(?:es)? of ([\d,]+) \(([\d,]+) lines?\)", result.stderr, re.M)
+        wrote = re.search(r"^wrote ([\d,]+) match(?:es)? of ([\d,]+) \(([\d,]+) lines?\)", result.stderr, re.MULTILINE)
         assert wrote is not None and _number(wrote.group(1)) == kept and _number(wrote.group(2)) == summary.matches
         assert _number(wrote.group(3)) == account["kept_lines"]
         if "--valid" in options:

@@ -124,7 +124,7 @@ def toml_value(value: Any) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
-        return "nan" if value != value else "inf" if value == math.inf else "-inf" if value == -math.inf \
+        return "nan" if math.isnan(value) else "inf" if value == math.inf else "-inf" if value == -math.inf \
             else repr(value)
     if isinstance(value, str):
         return json.dumps(value)  # a basic string (a lone surrogate's \ud800: a bad file)

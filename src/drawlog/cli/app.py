@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from enum import Enum
-from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer.core import TyperArgument, TyperGroup
@@ -191,7 +192,7 @@ def _plain_value(descriptor: Any, value: Any, multiple: bool) -> Any:
 
 def _no_type_label(ctx: Any) -> None:
     """No ``<type>`` label after an argument's name in ``--help``."""
-    return None
+    return
 
 
 def _constant(text: str) -> Callable[[], str]:
@@ -346,18 +347,18 @@ class RuleFormat(str, Enum):
 
 
 #: ``--config`` of ``validate`` and ``audit``.
-ConfigOption = Annotated[Optional[str], typer.Option(
+ConfigOption = Annotated[str | None, typer.Option(
     "--config", metavar="FILE", help="Read settings from this TOML file (a drawlog.toml, or a pyproject.toml's "
                                      "[tool.drawlog]) instead of the one found from the current folder up.")]
 #: ``--isolated`` of ``validate`` and ``audit``.
 IsolatedOption = Annotated[bool, typer.Option("--isolated", help="Ignore configuration files.")]
 #: ``--max-per-match`` of ``validate``, ``stats`` and ``audit`` (None: the configuration's, else the default).
-MaxPerMatchOption = Annotated[Optional[int], typer.Option(
+MaxPerMatchOption = Annotated[int | None, typer.Option(
     "--max-per-match", metavar="N", min=1, help=f"Report at most N violations of one match (default "
                                                 f"{MAX_PER_MATCH:,}); the rest are counted in the summary.",
     show_default=False)]
 #: ``--max-per-line`` of ``validate``, ``stats`` and ``audit``.
-MaxPerLineOption = Annotated[Optional[int], typer.Option(
+MaxPerLineOption = Annotated[int | None, typer.Option(
     "--max-per-line", metavar="N", min=1, help=f"Report at most N violations of one line (default "
                                                f"{MAX_PER_LINE}); the rest are counted in the summary.",
     show_default=False)]
@@ -427,8 +428,8 @@ def _selection_note(settings: Settings, *given: list[str] | None) -> str:
     parts = [f"select: {','.join(chosen)}"] if chosen and not selects_nothing(chosen) else []
     if chosen is not None and selects_nothing(chosen):  # --select '' or select = []: nothing (ruff's reading)
         parts = [f"select: {','.join(extend_select or settings.extend_select) or 'nothing'}"]
-    dropped = [*(ignore if ignore is not None else settings.ignore or []), *settings.extend_ignore,
-               *(extend_ignore or [])]
+    named = [*(ignore if ignore is not None else settings.ignore or []), *settings.extend_ignore, *(extend_ignore or [])]
+    dropped = list(dict.fromkeys(part.strip() for value in named for part in value.split(",") if part.strip()))
     if dropped:
         parts.append(f"ignore: {','.join(dropped)}")
     if settings.per_file_ignores:
@@ -497,7 +498,7 @@ def _engine_compiled() -> bool:
 
 @app.callback()
 def _root(
-    version: Annotated[Optional[bool], typer.Option("--version", callback=_version, is_eager=True,
+    version: Annotated[bool | None, typer.Option("--version", callback=_version, is_eager=True,
                                                     help="Print the version and exit.")] = None,
 ) -> None:
     """Validate, score and analyse move logs of the domino games Draw and All Fives."""
