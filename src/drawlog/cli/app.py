@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
 from enum import Enum
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional
 
 import typer
 from typer.core import TyperArgument, TyperGroup
@@ -192,7 +191,7 @@ def _plain_value(descriptor: Any, value: Any, multiple: bool) -> Any:
 
 def _no_type_label(ctx: Any) -> None:
     """No ``<type>`` label after an argument's name in ``--help``."""
-    return
+    return None
 
 
 def _constant(text: str) -> Callable[[], str]:
@@ -347,18 +346,18 @@ class RuleFormat(str, Enum):
 
 
 #: ``--config`` of ``validate`` and ``audit``.
-ConfigOption = Annotated[str | None, typer.Option(
+ConfigOption = Annotated[Optional[str], typer.Option(
     "--config", metavar="FILE", help="Read settings from this TOML file (a drawlog.toml, or a pyproject.toml's "
                                      "[tool.drawlog]) instead of the one found from the current folder up.")]
 #: ``--isolated`` of ``validate`` and ``audit``.
 IsolatedOption = Annotated[bool, typer.Option("--isolated", help="Ignore configuration files.")]
 #: ``--max-per-match`` of ``validate``, ``stats`` and ``audit`` (None: the configuration's, else the default).
-MaxPerMatchOption = Annotated[int | None, typer.Option(
+MaxPerMatchOption = Annotated[Optional[int], typer.Option(
     "--max-per-match", metavar="N", min=1, help=f"Report at most N violations of one match (default "
                                                 f"{MAX_PER_MATCH:,}); the rest are counted in the summary.",
     show_default=False)]
 #: ``--max-per-line`` of ``validate``, ``stats`` and ``audit``.
-MaxPerLineOption = Annotated[int | None, typer.Option(
+MaxPerLineOption = Annotated[Optional[int], typer.Option(
     "--max-per-line", metavar="N", min=1, help=f"Report at most N violations of one line (default "
                                                f"{MAX_PER_LINE}); the rest are counted in the summary.",
     show_default=False)]
@@ -498,7 +497,7 @@ def _engine_compiled() -> bool:
 
 @app.callback()
 def _root(
-    version: Annotated[bool | None, typer.Option("--version", callback=_version, is_eager=True,
+    version: Annotated[Optional[bool], typer.Option("--version", callback=_version, is_eager=True,
                                                     help="Print the version and exit.")] = None,
 ) -> None:
     """Validate, score and analyse move logs of the domino games Draw and All Fives."""
