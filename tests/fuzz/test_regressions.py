@@ -11,7 +11,7 @@ from drawlog.check.validator import validate_lines
 from drawlog.log.reader import MAX_LINE_BYTES
 
 from .agree import check_chunked, check_log, packed, validated_stdin
-from .agree_commands import invoke, parse_account
+from .agree_commands import invoke, one_line_error, parse_account
 
 
 def _padded_line(length: int) -> bytes:
@@ -139,3 +139,12 @@ def test_replay_at_a_move_out_of_turn_shows_its_violation_and_the_board_after_it
         pytest.xfail("known: frames show a held move's violations late (check/walkthrough.py, replay engineer)")
     assert [item["code"] for item in last["violations"]] == ["M201"]
     assert "[0|2]" not in last["hands"]["ann"]
+
+
+@pytest.mark.parametrize("version", ["true", "1.0", '"1"'])
+def test_a_baseline_whose_version_is_not_the_number_1_is_refused(tmp_path: Path, version: str) -> None:
+    """``"drawlog_baseline": true`` (or 1.0) was read as version 1 (true == 1 in Python), and its entries absorbed."""
+    known = tmp_path / "known.json"
+    known.write_text(f'{{"drawlog_baseline": {version}, "violations": []}}', encoding="utf-8")
+    result = invoke("validate", str(EVERY), "--isolated", "--baseline", str(known))
+    assert one_line_error(result, str(known), "is not a drawlog baseline (version 1)")
