@@ -217,11 +217,14 @@ def check_filter(data: bytes, options: list[str], split: str | None) -> None:
         _, summary = validated(path)
         result = invoke("filter", str(path), *options, "-o", str(out), *(["--split-by", split] if split else []))
         if result.exit_code == 2:
-            assert "Error" in result.stderr, result.stderr
-            if summary.files:  # a bad option (the log itself could be read)
+            if "Error" in result.stderr:  # a bad option: one line, before anything is read
                 one_line_error(result)
+            else:  # nothing could be read: the log's F007, one line
+                assert summary.files == 0 and result.stderr.count("\n") == 1 and "F007" in result.stderr, \
+                    result.stderr
             assert not out.exists()
             return
+        assert summary.files, "filter read a log validate could not"
         assert result.exit_code == 0, result.output
         account = parse_account(result.stderr)
         body = data.removeprefix(BOM)

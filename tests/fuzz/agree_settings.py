@@ -210,13 +210,14 @@ def _inside(folder: Path) -> Iterator[None]:
 
 
 def _parsed(data: bytes, project: bool) -> dict[str, Any] | None:
-    """The settings table of a configuration's bytes as TOML reads it (None: not a valid file of settings)."""
+    """The settings table of a configuration's bytes as TOML reads it (None: not a valid file of settings; a
+    ``pyproject.toml`` that cannot be read and does not say ``[tool.drawlog`` is not drawlog's: no settings)."""
     import tomllib
 
     try:
         document = tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
-        return None
+        return {} if project and b"[tool.drawlog" not in data else None
     tool = document.get("tool")
     table = tool.get("drawlog") if isinstance(tool, dict) else None
     return table if isinstance(table, dict) else {} if project else document

@@ -196,3 +196,14 @@ def test_report_of_a_manifest_whose_count_is_a_list_is_a_page_or_one_line(tmp_pa
     else:
         assert result.exit_code == 0, result.output
         inert(page.read_text(encoding="utf-8"))
+
+
+def test_a_pyproject_with_a_drawlog_table_and_a_byte_not_utf8_is_an_error_not_skipped(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pyproject.toml holding ``[tool.drawlog]`` and one byte that is not UTF-8 was skipped as if it had no
+    drawlog table: its settings silently not applied (one that is not valid TOML is an error naming it)."""
+    (tmp_path / "pyproject.toml").write_bytes(b'[project]\nname = "caf\xe9"\n[tool.drawlog]\nselect = ["W"]\n')
+    (tmp_path / "log.jsonl").write_bytes(EVERY.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    line = one_line_error(invoke("validate", "log.jsonl"), "pyproject.toml", "not valid TOML")
+    assert "utf-8" in line
