@@ -208,6 +208,14 @@ def parse_account(stderr: str) -> dict[str, Any]:
             "outside": _number(parts.group(6)), "blank": _number(parts.group(7)), "invalid": _number(parts.group(8))}
 
 
+def _filter_stdin(data: bytes, options: list[str], out: Path) -> tuple[Any, bytes]:
+    """``drawlog filter - OPTIONS -o OUT`` with ``data`` on standard input: the result and what it wrote."""
+    result = CliRunner().invoke(app, ["filter", "-", *options, "-o", str(out)], input=data)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
+    assert result.exit_code == 0, result.output
+    return result, out.read_bytes()
+
+
 def check_filter(data: bytes, options: list[str], split: str | None) -> None:
     """``drawlog filter LOG OPTIONS -o OUT``: every line accounted for, matches counted as ``validate`` counts them,
     and the output of ``--valid`` validating clean."""
@@ -248,6 +256,10 @@ def check_filter(data: bytes, options: list[str], split: str | None) -> None:
             assert (len(written) == 0) == (kept == 0)
         text = b"".join(file.read_bytes() for file in written)
         assert line_count(text) == account["kept_lines"] and (not text or text.endswith(b"\n"))
+        if split is None and not data.startswith((b"\x1f\x8b", b"\x28\xb5\x2f\xfd")):  # (stdin unpacks these)
+            piped, out_piped = _filter_stdin(data, options, Path(folder) / "piped.jsonl")
+            assert parse_account(piped.stderr) == account
+            assert out_piped == text
         if "--valid" in options and written and text:
             again, again_summary = validated(written[0] if not split else out)
             assert again_summary.errors == 0 and again_summary.suppressed_errors == 0, \
