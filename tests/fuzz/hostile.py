@@ -101,9 +101,9 @@ GOOD = {
     "per-file-ignores": st.dictionaries(st.sampled_from(["log.jsonl", "*.jsonl", "nomatch-*", "./log.jsonl", "**",
                                                          "logs/*.jsonl", "[", "log.json?"]), CODE_LISTS, max_size=2),
     "format": st.sampled_from(["text", "concise", "json", "jsonl", "github", "sarif", "junit", "gitlab"]),
-    "max-per-match": st.integers(1, 5) | st.sampled_from([1000, 2**63 - 1]),
-    "max-per-line": st.integers(1, 5) | st.sampled_from([100, 2**63 - 1]),
-    "jobs": st.sampled_from([1, 1, 2, 2**63 - 1]),
+    "max-per-match": st.integers(1, 5) | st.sampled_from([1000, 2**63 - 1, 10**30]),
+    "max-per-line": st.integers(1, 5) | st.sampled_from([100, 2**63 - 1, 10**30]),
+    "jobs": st.sampled_from([1, 1, 2, 2**63 - 1, 10**30]),
     "aliases": st.sampled_from(["aliases.toml", "none.json"]),
 }
 #: TOML values of any type: what a key of the wrong type gets.
@@ -167,6 +167,8 @@ def config_files(draw: st.DrawFn) -> tuple[str, bytes]:
             [b"\xff", b"\xc3", b"\x00", b"\xef\xbb\xbf", b"=", b"[", b"]", b'"', b"\n", b"\n[tool.drawlog]\n",
              b"\nselect = 1\n", b"#"])), max_size=draw(st.sampled_from([0, 0, 0, 2])))):
         data = data[:position] + inserted + data[position:]
+    if draw(st.integers(0, 19)) == 0:  # over the 1 MiB a configuration may be: refused unread
+        data += b"\n#" + b"x" * (1 << 20)
     return where, data
 
 
