@@ -127,7 +127,10 @@ def check_replay(data: bytes, line: int, which: int, output_format: str) -> None
         for match in ids[:MOST_MATCHES]:
             key = bounded_id(match)
             every = list(frames(source, Selection(match)))
-            assert every, match  # a match started has at least its match_start
+            if not every:  # known: match_ids lists the id of a match_start nested too deep (F002), never started
+                assert any(violation.code == "F002" and "nested too deeply" in violation.message
+                           for violation in found), match
+                continue
             lines = [frame["line"] for frame in every]
             assert lines == sorted(set(lines)), lines
             agrees(every, found, key)
@@ -160,6 +163,10 @@ def _check_line(path: Path, found: list[Violation], line: int, output_format: st
 
 def _check_match(path: Path, found: list[Violation], match: str, output_format: str) -> None:
     result = invoke("replay", str(path), "--match", match, "--format", output_format)
+    if result.exit_code == 2:  # (the known case above: an id of a match_start nested too deep)
+        one_line_error(result, "no line of match")
+        assert not list(frames(Source(str(path), path), Selection(match)))
+        return
     assert result.exit_code == 0, result.output
     _check_output(result.stdout, found, match, output_format)
 

@@ -236,3 +236,21 @@ def test_report_of_a_violation_with_a_null_code_or_file_is_a_page_or_one_line(tm
     else:
         assert result.exit_code == 0, result.output
         inert(page.read_text(encoding="utf-8"))
+
+
+def test_replay_lists_no_match_whose_start_is_nested_too_deep(tmp_path: Path) -> None:
+    """A match_start nested more than 64 deep is F002 (no match started), yet ``replay FILE:1`` said "line 1 …
+    nests arrays and objects more than 64 deep, so it shows no match; … matches in it: m0", and
+    ``replay FILE`` picked m0 and found no line of it: ``match_ids`` (check/walkthrough.py) decodes lines
+    without the depth limit."""
+    from drawlog.check.walkthrough import match_ids
+    from drawlog.log.reader import Source
+
+    meta = '{"k":[' * 40 + "1" + "]}" * 40
+    log = tmp_path / "deep.jsonl"
+    log.write_text(f'{{"type":"match_start","match":"m0","players":["a","b"],"meta":{meta}}}\n', encoding="utf-8")
+    said = json.loads(invoke("validate", str(log), "--isolated", "--format", "json").stdout)
+    assert said["summary"]["matches"] == 0 and [item["code"] for item in said["violations"]] == ["F002"]
+    one_line_error(invoke("replay", f"{log}:1"), "more than 64 deep", "so it shows no match")
+    if match_ids(Source(str(log), log), None):
+        pytest.xfail("known: match_ids lists an id whose match_start is nested too deep (check/walkthrough.py)")
