@@ -260,9 +260,9 @@ def test_replay_lists_no_match_whose_start_is_nested_too_deep(tmp_path: Path) ->
 
 ARM_PLAYED_EARLY = [
     '{"type":"match_start","players":["p1","p2","p3"],"variant":"all-fives","match":"m0"}',
-    '{"type":"round_start","round":3,"opener":"p3","hands":{"p1":[[4,1],[0,0],[0,1],[5,2],[5,0],[2,2],[3,3]],'
-    '"p2":[[5,3],[1,6],[2,3],[6,3],[6,5],[4,5],[1,1]],"p3":[[6,0],[3,4],[0,3],[6,6],[4,4],[2,0],[4,6]]},'
-    '"stock":[[1,2],[2,6],[2,4],[0,4],[1,3],[1,5],[5,5]],"match":"m0"}',
+    ('{"type":"round_start","round":3,"opener":"p3","hands":{"p1":[[4,1],[0,0],[0,1],[5,2],[5,0],[2,2],[3,3]],'
+     '"p2":[[5,3],[1,6],[2,3],[6,3],[6,5],[4,5],[1,1]],"p3":[[6,0],[3,4],[0,3],[6,6],[4,4],[2,0],[4,6]]},'
+     '"stock":[[1,2],[2,6],[2,4],[0,4],[1,3],[1,5],[5,5]],"match":"m0"}'),
     '{"type":"play","player":"p3","tile":[0,6],"points":0,"match":"m0"}',
     '{"type":"draw","player":"p3","tile":[2,6],"match":"m0"}',
     '{"type":"draw","player":"p3","tile":[2,4],"match":"m0"}',
