@@ -48,7 +48,7 @@ def invoke(*args: str) -> Any:
 def one_line_error(result: Any, *words: str) -> str:
     """Exit 2 with one ``Error: …`` line on standard error (holding ``words``); that line."""
     assert result.exit_code == 2, (result.exit_code, result.output)
-    errors = [line for line in result.stderr.splitlines() if line.startswith("Error")]
+    errors = [line for line in result.stderr.split("\n") if line.startswith("Error")]
     assert len(errors) == 1, result.stderr
     for word in words:
         assert word in errors[0], (word, errors[0])
@@ -189,7 +189,7 @@ def _check_output(stdout: str, found: list[Violation], match: str, output_format
     """JSON: one frame a line, each with ``validate``'s violations; text: each violation's code and line shown."""
     key = bounded_id(match)
     if output_format == "json":
-        shown = [json.loads(line) for line in stdout.splitlines()]
+        shown = [json.loads(line) for line in stdout.split("\n") if line]
         assert shown, stdout
         lines = [frame["line"] for frame in shown]
         assert lines == sorted(set(lines)) and (up_to is None or lines[-1] <= up_to), lines
@@ -214,7 +214,7 @@ def _number(text: str) -> int:
 
 def parse_account(stderr: str) -> dict[str, Any]:
     """The account ``filter`` prints on standard error, as numbers."""
-    lines = [line for line in stderr.splitlines() if " read: " in line]
+    lines = [line for line in stderr.split("\n") if " read: " in line]
     assert len(lines) == 1, stderr
     parts = _ACCOUNT.match(lines[0])
     assert parts is not None, lines[0]
