@@ -77,8 +77,8 @@ class Baseline:
         except RecursionError:
             raise BaselineError(f"{name}: arrays or objects nested too deep: not a drawlog baseline") from None
         entries = document.get("violations") if isinstance(document, dict) else None
-        if not isinstance(document, dict) or document.get("drawlog_baseline") != BASELINE_VERSION \
-                or not isinstance(entries, list):
+        version = document.get("drawlog_baseline") if isinstance(document, dict) else None
+        if type(version) is not int or version != BASELINE_VERSION or not isinstance(entries, list):  # not true, 1.0
             raise BaselineError(f"{name} is not a drawlog baseline (version {BASELINE_VERSION}): write one with "
                                 f"`drawlog validate LOGS --write-baseline {name}`")
         counts: Counter[Key] = Counter()

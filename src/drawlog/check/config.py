@@ -144,11 +144,14 @@ def find_config(start: str | os.PathLike[str] | None = None) -> Path | None:
 def _has_drawlog_table(path: Path) -> bool:
     """Whether a pyproject.toml has ``[tool.drawlog]`` (one that cannot be parsed has it if it says so)."""
     try:
-        text = read_capped(path, MAX_CONFIG_BYTES).decode("utf-8")
+        data = read_capped(path, MAX_CONFIG_BYTES)
+        text = data.decode("utf-8")
     except TooLarge:
         return True  # load_config says it is too large
-    except (OSError, UnicodeDecodeError):
+    except OSError:
         return False
+    except UnicodeDecodeError:
+        return b"[tool.drawlog" in data  # not UTF-8: load_config says where, if it is meant for drawlog
     if toml_too_deep(text) is not None:
         return "[tool.drawlog" in text  # load_config says where
     try:

@@ -20,6 +20,9 @@ from .rules import select_codes
 ORDER = ("--valid", "--invalid", "--player", "--match", "--tournament", "--code", "--variant", "--winner",
          "--claimed-winner", "--rounds", "no ts", "--since", "--until", "--forfeit", "--no-forfeit", "--dedupe")
 
+#: The bound of ``--until 9999-12-31`` (the end of that day, which ``datetime`` cannot hold): nothing is after it.
+END_OF_TIME = datetime.max.replace(tzinfo=timezone.utc)
+
 
 @dataclass
 class MatchFacts:
@@ -97,7 +100,7 @@ class Criteria:
                 return "no ts"
             if self.since is not None and facts.ts < self.since:
                 return "--since"
-            if self.until is not None and facts.ts >= self.until:
+            if self.until is not None and facts.ts >= self.until and self.until is not END_OF_TIME:
                 return "--until"
         if self.forfeit is not None and facts.forfeit != self.forfeit:
             return "--forfeit" if self.forfeit else "--no-forfeit"
@@ -137,6 +140,8 @@ def parse_when(text: str, *, end: bool) -> datetime:
     try:
         if len(value) == 10:
             day = date.fromisoformat(value)
+            if end and day == date.max:  # its next midnight is past the calendar: every time is before it
+                return END_OF_TIME
             return datetime.combine(day + timedelta(days=1 if end else 0), time(), tzinfo=timezone.utc)
         when = datetime.fromisoformat(value.replace("z", "Z"))
     except ValueError:

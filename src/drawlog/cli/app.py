@@ -434,8 +434,8 @@ def _selection_note(settings: Settings, *given: list[str] | None) -> str:
     parts = [f"select: {','.join(chosen)}"] if chosen and not selects_nothing(chosen) else []
     if chosen is not None and selects_nothing(chosen):  # --select '' or select = []: nothing (ruff's reading)
         parts = [f"select: {','.join(extend_select or settings.extend_select) or 'nothing'}"]
-    dropped = [*(ignore if ignore is not None else settings.ignore or []), *settings.extend_ignore,
-               *(extend_ignore or [])]
+    named = [*(ignore if ignore is not None else settings.ignore or []), *settings.extend_ignore, *(extend_ignore or [])]
+    dropped = list(dict.fromkeys(part.strip() for value in named for part in value.split(",") if part.strip()))
     if dropped:
         parts.append(f"ignore: {','.join(dropped)}")
     if settings.per_file_ignores:

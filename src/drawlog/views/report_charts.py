@@ -182,7 +182,7 @@ def _put_records(spec: dict[str, Any], records: list[dict[str, Any]]) -> None:
 
 
 #: Bump when :func:`vega_runtime` changes what it makes of vl-convert's bundle (the cached copies are remade).
-_RUNTIME_FORMAT = 1
+_RUNTIME_FORMAT = 2
 #: The end every runtime made here has: a cached copy without it is made again.
 _RUNTIME_END = "\n// drawlog: the vega runtime ends here\n"
 
@@ -240,7 +240,7 @@ def cache_folder() -> Path | None:
 
 def _runtime(bundle: str) -> str:
     """vl-convert's bundle made safe to inline (see :func:`vega_runtime`), with the end that marks it whole."""
-    bundle = re.sub(r"\b(https?)://", r"\1:\\/\\/", bundle)
+    bundle = re.sub(r"\b(https?|file)://", r"\1:\\/\\/", bundle)
     if "</script" in bundle.lower():  # would end the page's script element early
         bundle = re.sub(r"</(script)", r"<\\/\1", bundle, flags=re.IGNORECASE)
     return bundle + _RUNTIME_END
