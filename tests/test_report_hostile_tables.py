@@ -93,14 +93,14 @@ def _clamped(value: Any, dtype: pl.DataType) -> Any:
     """An integer at the edge of ``dtype``'s range, toward ``value``."""
     if not isinstance(value, int) or not dtype.is_integer():
         return value
-    bits = {pl.Int8: 8, pl.Int16: 16, pl.Int32: 32, pl.Int64: 64}.get(type(dtype), 64)  # type: ignore[call-overload]
+    bits = {"Int8": 8, "Int16": 16, "Int32": 32}.get(type(dtype).__name__, 64)
     return max(-(2 ** (bits - 1)), min(2 ** (bits - 1) - 1, value))
 
 
 def damage(folder: Path, changes: list[tuple[str, str, str, Any, int]], summary: dict[str, Any]) -> None:
     """Make ``changes`` to the first part of each table named, and set ``summary``'s keys in the manifest."""
     for table, column, kind, value, mode in changes:
-        part = sorted((folder / table).rglob("*.parquet"))[0]
+        part = min((folder / table).rglob("*.parquet"))
         frame = pl.read_parquet(part)
         if frame.height:
             _changed(frame, column, kind, value, mode).write_parquet(part)
@@ -191,7 +191,7 @@ def _copy(written: Path, where: Path) -> Path:
     return stats
 
 
-@settings(max_examples=25, deadline=None, derandomize=True,
+@settings(max_examples=30, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                  HealthCheck.data_too_large])
 @given(changes=st.lists(column_change(), min_size=1, max_size=4),
@@ -207,3 +207,88 @@ def test_report_of_hostile_tables_is_an_inert_page_or_one_line(
     page = where / "page.html"
     result = report(stats, page, *(["--logs", str(EVERY)] if logs else []), *(["-q"] if quiet else []))
     page_or_one_line(result, page)
+
+
+# --- what the property test and the fuzz targets found, pinned ------------------------------------------
+
+
+@pytest.mark.parametrize(("raw", "counts", "notes"), [
+    ({"files": [1], "lines": 7}, {"files": 0, "lines": 7},
+     ["the manifest's summary.files is a list, not a count: shown as 0"]),
+    ({"files": 10**40, "events": -1, "errors": True, "warnings": 2.0, "matches": None, "blank_lines": "3"},
+     {"files": 0, "events": 0, "errors": 0, "warnings": 0, "matches": 0, "blank_lines": 0},
+     ["the manifest's summary.files is a number over 2**63 - 1, not a count: shown as 0",
+      "the manifest's summary.events is a negative number, not a count: shown as 0",
+      "the manifest's summary.matches is null, not a count: shown as 0",
+      "the manifest's summary.errors is true or false, not a count: shown as 0",
+      "the manifest's summary.warnings is a fraction, not a count: shown as 0",
+      "the manifest's summary.blank_lines is text, not a count: shown as 0"]),
+    ({"lines": 2**63 - 1, "extra": [1]}, {"lines": 2**63 - 1}, []),
+    ({"decompression": 5}, {"decompression": []},
+     ["the manifest's summary.decompression is a number, not a list of warnings: none shown"]),
+    ({"decompression": ["a.gz decompresses 30,000×", None, {}]}, {"decompression": ["a.gz decompresses 30,000×"]},
+     ["2 of the manifest's summary.decompression warnings are not text: left out"]),
+    ([1, 2], {"files": 0}, ["the manifest's summary is a list, not an object: its counts are shown as 0"]),
+    (None, {"files": 0}, ["the folder's manifest holds no validation summary: its counts are shown as 0"]),
+])
+def test_the_summary_is_read_field_by_field_and_each_value_not_read_is_said(
+        raw: Any, counts: dict[str, Any], notes: list[str]) -> None:
+    from drawlog.tables.report_summary import read_summary
+
+    summary, said = read_summary(raw)
+    assert {key: getattr(summary, key) for key in counts} == counts
+    assert said == notes
+
+
+def test_a_list_as_summary_files_is_a_page_showing_0_and_saying_so(written: Path, tmp_path: Path) -> None:
+    stats = _copy(written, tmp_path)
+    damage(stats, [], {"files": ["<img src=x onerror=alert(1)>", None], "decompression": 10**40})
+    page = tmp_path / "page.html"
+    result = report(stats, page)
+    text = page_or_one_line(result, page)
+    assert text is not None
+    assert "<div class=card><b>0</b><span>files read</span></div>" in text
+    assert ("<p class=note>not read: the manifest&#x27;s summary.files is a list, not a count: shown as 0.</p>"
+            in text)
+    assert "summary.decompression is a number over 2**63 - 1, not a list of warnings: none shown" in text
+    assert result.stderr.splitlines()[:2] == [
+        f"warning: {stats}: the manifest's summary.files is a list, not a count: shown as 0",
+        (f"warning: {stats}: the manifest's summary.decompression is a number over 2**63 - 1, not a list of "
+         "warnings: none shown")]
+    assert result.stderr.splitlines()[2].startswith(f"wrote {page} (")
+
+
+@pytest.mark.parametrize("column", ["code", "file", "match", "line", "severity", "message", "player", "round"])
+def test_a_null_in_every_row_of_a_violations_column_is_a_page(written: Path, tmp_path: Path, column: str) -> None:
+    stats = _copy(written, tmp_path)
+    damage(stats, [("violations", column, "null", None, 0)], {})
+    page = tmp_path / "page.html"
+    text = page_or_one_line(report(stats, page, "-q", "--logs", str(EVERY)), page)
+    assert text is not None
+    listed = json.loads(re.search(r'id="drawlog-violations">(.*?)</script>', text, re.DOTALL).group(1))  # type: ignore[union-attr]
+    assert len(listed["rows"]) == 37
+    if column == "file":
+        assert listed["files"] == [None]
+        assert {row[8] for row in listed["rows"]} <= {"no board: the violation names no file", None}
+        assert "Results to correct" in text and "None: every winner and score the logs claim" in text
+    if column == "code":
+        assert listed["codes"] == [None]
+        assert "<option value=''>every code</option></select>" in text
+
+
+def test_a_match_whose_names_and_scores_differ_in_length_is_left_out_of_the_ratings(
+        written: Path, tmp_path: Path) -> None:
+    """Its Plackett-Luce update raised ValueError (openskill: one score to each team)."""
+    from drawlog.tables.reports import ratings
+
+    stats = _copy(written, tmp_path)
+    before = ratings(stats)
+    part = min((stats / "matches").rglob("*.parquet"))
+    frame = pl.read_parquet(part)
+    counted = frame.filter(pl.col("valid") & pl.col("complete") & pl.col("scores").is_not_null())
+    assert counted.height > 0
+    damage(stats, [("matches", "player_names", "text", "extra", 0)], {})
+    after = ratings(stats)
+    assert after.height == 0 and before.height > 0
+    page = tmp_path / "page.html"
+    assert page_or_one_line(report(stats, page, "-q"), page) is not None

@@ -28,7 +28,7 @@ def _kind(value: Any) -> str:
     if isinstance(value, bool):
         return "true or false"
     if isinstance(value, int):
-        return "a negative number" if value < 0 else "a number over 2**63 - 1"
+        return "a negative number" if value < 0 else "a number over 2**63 - 1" if value > MOST else "a number"
     if isinstance(value, float):
         return "a fraction"
     if isinstance(value, str):
