@@ -162,20 +162,20 @@ def _handlers(page: str) -> list[tuple[str, str]]:
 
 
 def inert(page: str) -> None:
-    """Every value of ``page`` escaped: only the report's own two scripts (named in its policy) and its charts'
-    JSON, no event handler, no ``://``, no raw bidi or control characters outside the scripts."""
+    """Every value of ``page`` escaped: only the report's own two scripts (named in its policy) and its two JSON
+    data scripts (the charts, the violations list), no event handler, no ``://``, no raw bidi or control
+    characters outside the scripts."""
     own = _OWN_SCRIPT.findall(page)
     assert len(own) == 2, len(own)
     data = _OWN_SCRIPT.sub("", page)
-    assert data.lower().count("<script") == 1 and data.lower().count("</script") == 1, \
+    assert data.lower().count("<script") == 2 and data.lower().count("</script") == 2, \
         re.findall(r"(?i).{0,80}<script.{0,80}", data)
-    charts = re.search(r'<script type="application/json" id="drawlog-charts">(.*?)</script>', data, re.DOTALL)
-    assert charts is not None
-    json.loads(charts.group(1))
-    assert "<" not in charts.group(1) and ">" not in charts.group(1)
-    assert "://" not in data, re.findall(r".{0,60}://.{0,60}", data)[:3]
-    # (the Vega runtime holds one "file://" as it is: an observation reported, not the tables' doing)
-    assert not re.search(r"https?://", page), re.findall(r".{0,60}https?://.{0,60}", page)[:3]
+    for name in ("drawlog-charts", "drawlog-violations"):
+        held = re.search(rf'<script type="application/json" id="{name}">(.*?)</script>', data, re.DOTALL)
+        assert held is not None, name
+        json.loads(held.group(1))
+        assert "<" not in held.group(1) and ">" not in held.group(1)
+    assert "://" not in page, re.findall(r".{0,60}://.{0,60}", page)[:3]  # (the Vega runtime's too: written :\/\/)
     handlers = _handlers(data)
     assert not handlers, handlers[:3]
     assert [raw for raw in RAW if raw in data] == [], [raw for raw in RAW if raw in data]
