@@ -34,8 +34,9 @@ runner = CliRunner()
 
 #: The summary's keys as drawlog writes them, and a few it does not.
 SUMMARY_KEYS = (*Summary.__struct_fields__, "extra", "")
-#: The columns of each table (the report refuses other columns or types, so values are changed, not types).
-COLUMNS = {name: schema.names for name, schema in SCHEMAS.items()}
+#: The tables of the folder: those ``drawlog stats`` writes and those ``drawlog analyze --out`` adds (the report
+#: refuses other columns or types, so values are changed, not types).
+TABLES = (*SCHEMAS, "decisions", "analysis_players", "luck")
 #: Raw characters no value may bring to the page (outside its own scripts): bidi and line marks, ESC, NUL.
 RAW = ("\u202e", "\u2066", "\u2069", "\u2028", "\u2029", "\x1b", "\x00")
 
@@ -54,10 +55,10 @@ JSON_VALUE = st.recursive(
 
 
 @st.composite
-def column_change(draw: st.DrawFn) -> tuple[str, str, str, Any, int]:
-    """A change of one column of one table: (table, column, kind, value, which rows)."""
-    table = draw(st.sampled_from(sorted(COLUMNS)))
-    column = draw(st.sampled_from(COLUMNS[table]))
+def column_change(draw: st.DrawFn) -> tuple[str, int, str, Any, int]:
+    """A change of one column of one table: (table, column by place, kind, value, which rows)."""
+    table = draw(st.sampled_from(TABLES))
+    column = draw(st.integers(0, 63))
     kind = draw(st.sampled_from(["null", "text", "int", "float"]))
     value = {"null": st.none(), "text": ODD_TEXT, "int": EXTREME_INT, "float": EXTREME_FLOAT}[kind]
     return table, column, kind, draw(value), draw(st.integers(0, 3))
@@ -97,13 +98,15 @@ def _clamped(value: Any, dtype: pl.DataType) -> Any:
     return max(-(2 ** (bits - 1)), min(2 ** (bits - 1) - 1, value))
 
 
-def damage(folder: Path, changes: list[tuple[str, str, str, Any, int]], summary: dict[str, Any]) -> None:
-    """Make ``changes`` to the first part of each table named, and set ``summary``'s keys in the manifest."""
+def damage(folder: Path, changes: list[tuple[str, str | int, str, Any, int]], summary: dict[str, Any]) -> None:
+    """Make ``changes`` to the first part of each table named (a column by name or by place), and set
+    ``summary``'s keys in the manifest."""
     for table, column, kind, value, mode in changes:
         part = min((folder / table).rglob("*.parquet"))
         frame = pl.read_parquet(part)
         if frame.height:
-            _changed(frame, column, kind, value, mode).write_parquet(part)
+            name = column if isinstance(column, str) else frame.columns[column % frame.width]
+            _changed(frame, name, kind, value, mode).write_parquet(part)
     if summary:
         manifest = folder / "_drawlog.json"
         held = json.loads(manifest.read_text(encoding="utf-8"))
@@ -179,9 +182,13 @@ def page_or_one_line(result: Any, page: Path) -> str | None:
 
 @pytest.fixture(scope="module")
 def written(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A statistics folder of the sample log with every violation (copied before each change)."""
+    """A statistics folder of the sample log with every violation, with its analysis tables (one deal sampled
+    per decision), copied before each change."""
     stats = tmp_path_factory.mktemp("hostile") / "stats"
     write_tables([str(EVERY)], stats)
+    done = runner.invoke(app, ["analyze", str(EVERY), "--samples", "1", "--out", str(stats)])
+    assert done.exit_code == 0, done.output
+    assert all((stats / name).is_dir() for name in TABLES)
     return stats
 
 
@@ -199,7 +206,7 @@ def _copy(written: Path, where: Path) -> Path:
        | st.builds(lambda value: {"whole": value}, JSON_VALUE),
        logs=st.booleans(), quiet=st.booleans())
 def test_report_of_hostile_tables_is_an_inert_page_or_one_line(
-        written: Path, tmp_path_factory: pytest.TempPathFactory, changes: list[tuple[str, str, str, Any, int]],
+        written: Path, tmp_path_factory: pytest.TempPathFactory, changes: list[tuple[str, str | int, str, Any, int]],
         summary: dict[str, Any], logs: bool, quiet: bool) -> None:
     where = tmp_path_factory.mktemp("example")
     stats = _copy(written, where)
@@ -292,3 +299,19 @@ def test_a_match_whose_names_and_scores_differ_in_length_is_left_out_of_the_rati
     assert after.height == 0 and before.height > 0
     page = tmp_path / "page.html"
     assert page_or_one_line(report(stats, page, "-q"), page) is not None
+
+
+@pytest.mark.parametrize("column", ["line", "error", "swing", "file", "match"])
+def test_a_decision_with_a_null_is_counted_but_never_a_critical_moment(
+        written: Path, tmp_path: Path, column: str) -> None:
+    """A null ``decisions.swing`` raised TypeError (analysis/moments.py compares it with 0)."""
+    stats = _copy(written, tmp_path)
+    damage(stats, [("decisions", column, "null", None, 0)], {})
+    page = tmp_path / "page.html"
+    text = page_or_one_line(report(stats, page, "-q", "--logs", str(EVERY)), page)
+    assert text is not None
+    assert '<section id="analysis"><h2>Analysis</h2>' in text
+    if column in ("file", "match"):  # no match to list moments of
+        assert "<table class=moments>" not in text
+    else:  # every match listed, none with a moment
+        assert text.count("<table class=moments>") == text.count("no decision with an error or a swing") > 0

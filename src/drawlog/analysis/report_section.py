@@ -21,6 +21,9 @@ from .summary import DECISION_COLUMNS, PLAYER_COLUMNS
 MAX_MATCHES: Final = 50
 #: Rows of the players table.
 MAX_PLAYERS: Final = 500
+#: The columns a decision needs to be a critical moment: a row with a null in one (a table drawlog did not
+#: write) is counted among its match's decisions but never picked.
+MOMENT_COLUMNS: Final = ("file", "match", "line", "error", "swing")
 
 
 def _checked(frames: Mapping[str, Any], name: str, columns: tuple[tuple[str, str], ...]) -> Any:
@@ -53,12 +56,13 @@ def analysis_section(frames: Mapping[str, Any]) -> dict[str, Any]:
     """
     players = _checked(frames, "analysis_players", PLAYER_COLUMNS).sort("variant", "player")
     decisions = _checked(frames, "decisions", DECISION_COLUMNS)
-    keys = decisions.select("file", "match").unique(maintain_order=True)
+    keys = decisions.select("file", "match").drop_nulls().unique(maintain_order=True)
     chosen = decisions.join(keys.head(MAX_MATCHES), on=["file", "match"], how="semi")
     moments: list[dict[str, Any]] = []
     for (file, match), group in chosen.group_by("file", "match", maintain_order=True):
         rows = [{**moment.as_dict(), "file": file, "match": match, "board": None}
-                for moment in critical_moments(_decision(row) for row in group.iter_rows(named=True))]
+                for moment in critical_moments(_decision(row) for row in
+                                               group.drop_nulls(MOMENT_COLUMNS).iter_rows(named=True))]
         moments.append({"file": file, "match": match, "decisions": group.height, "moments": rows})
     return {"players": players.head(MAX_PLAYERS).to_dicts(), "players_total": players.height,
             "moments": moments, "matches_total": keys.height, "boards": 0}
