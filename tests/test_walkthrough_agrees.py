@@ -12,10 +12,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
-from drawlog.check.walkthrough import Selection, match_ids, walk
+from drawlog.check.walkthrough import match_ids
 from drawlog.cli import app
+from drawlog.engine.board import Board
 from drawlog.log.reader import Source
 
 EVERY = Path(__file__).parents[1] / "sample_logs" / "every-violation.jsonl"
@@ -152,3 +154,15 @@ def test_replay_of_an_arm_played_early_after_a_broken_line_draws_its_board(tmp_p
     assert len(on_board) + len(in_hands) + last["stock_left"] == 28
     assert last["board"]["arms"]["up"][-1]["tile"] == "[1|2]"
     assert sorted(by_line(frames)) == sorted(of_match(said, "m0"))
+
+
+@pytest.mark.parametrize("end", ["up", "down", "middle"])
+def test_a_board_refuses_an_end_that_holds_no_value_and_stays_as_it_was(end: str) -> None:
+    """Board.place on an arm before any spinner (or on no end at all) raised TypeError deep in Piece.side; now a
+    ValueError naming the tile and the end, the board unchanged (the walkthrough draws what it can)."""
+    board = Board(spinner_rules=True)
+    board.place((0, 6), "left")
+    before = board.as_data()
+    with pytest.raises(ValueError, match=rf"\[1\|2\] cannot be laid on '{end}': that end holds no value"):
+        board.place((1, 2), end)
+    assert board.as_data() == before
