@@ -201,3 +201,20 @@ def test_each_frame_of_a_damaged_match_shows_what_validate_reports_on_its_line(t
     lines = {frame["line"] for frame in frames}
     assert [(violation.line, violation.code) for violation in found
             if violation.match == key and violation.line not in lines] == []
+
+
+def test_replay_up_to_a_held_move_reads_on_but_shows_nothing_of_the_lines_after_it(tmp_path: Path) -> None:
+    """``replay FILE:19`` at a move out of turn reads on to its round's end to know the reading; a violation of a
+    later line read then (line 21's W401) is not put on line 19's frame, and no frame after 19 is shown."""
+    lines = EVERY.read_text(encoding="utf-8").splitlines()[205:234]
+    assert '"type":"play"' in lines[20]
+    lines[20] = lines[20].replace('{"type":"play"', '{"type":"play","why":"x"')
+    log = tmp_path / "later.jsonl"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    said = {item["code"]: item for item in validated(log)}  # (W401 found first: the M201 once its round ends)
+    assert sorted((item["line"], code) for code, item in said.items()) == [(19, "M201"), (21, "W401")]
+    frames = replayed(f"{log}:19")
+    assert frames[-1]["line"] == 19
+    assert by_line(frames) == [(19, "M201", said["M201"]["message"])]
+    assert by_line(replayed(str(log))) == [(19, "M201", said["M201"]["message"]),
+                                           (21, "W401", said["W401"]["message"])]

@@ -231,6 +231,8 @@ class _Steps(Observer):
             if violation.match != self.key or not self.kept:
                 continue
             frame = next((frame for frame in reversed(self.kept) if frame["line"] == violation.line), self.kept[-1])
+            if violation.line is not None and violation.line > frame["line"]:
+                continue  # a line past the last shown (read on past --at to settle a move held)
             frame["violations"].append(_violation(violation))
 
     def ready(self, selection: Selection, end: bool = False) -> Iterator[Frame]:
