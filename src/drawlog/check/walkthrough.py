@@ -13,22 +13,26 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from ..engine.allfives import FivesRound
 from ..engine.board import Board
-from ..engine.line import LEFT
+from ..engine.line import DOWN, LEFT, RIGHT, UP
 from ..engine.match import Match
 from ..engine.rounds import Round
 from ..engine.tiles import TILES, label, members, tile_id
-from ..log.events import MAX_NESTING, Play, RoundStart
+from ..errors import Fault
+from ..log.events import Draw, Pass, Play, RoundStart
 from ..log.ids import bounded_id
-from ..log.reader import LongLine, Source, read_blocks, too_deep
+from ..log.reader import Source
+from .locate import match_ids, match_lines, numbered_blocks, split_location, what_is_at
+from .readings import settle
+from .replay import Observer
 from .table import Table
 from .validator import Validator
+from .violations import Violation
 
 Frame = dict[str, Any]
 
@@ -40,37 +44,6 @@ class Selection:
     match: str
     round: int | None = None
     at: int | None = None
-
-
-#: A backslash: a line holding one may write a string with escapes, so a byte search cannot rule it out.
-_ESCAPE = b"\\"
-
-
-def match_lines(source: Source, match_id: str) -> Iterator[tuple[int, bytes]]:
-    """``(line number, raw line)`` of the lines that may belong to ``match_id`` (its id appears on them).
-
-    Blocks without the id are counted and skipped unread, so a large file is
-    scanned at the speed of a byte search. A line with a backslash is always a
-    candidate: its strings may write the id with escapes (``"caf\\u00e9"``).
-    """
-    needle = msgspec.json.encode(match_id)
-    for first, block, count in numbered_blocks(source):
-        if needle in block or _ESCAPE in block:
-            for number, raw in enumerate(block.split(b"\n")[:count], first):
-                if needle in raw or _ESCAPE in raw:
-                    yield number, raw
-
-
-def numbered_blocks(source: Source) -> Iterator[tuple[int, bytes, int]]:
-    """``(number of its first line, block, lines in it)`` for each block of lines (a line too long is skipped)."""
-    number = 1
-    for block in read_blocks(source):
-        if isinstance(block, LongLine):
-            number += 1
-            continue
-        count = block.count(b"\n") + (not block.endswith(b"\n"))
-        yield number, block, count
-        number += count
 
 
 def walk(source: Source, selection: Selection, lines: Iterable[tuple[int, bytes]] | None = None,
@@ -86,68 +59,213 @@ def frames(source: Source, selection: Selection, lines: Iterable[tuple[int, byte
            positions: bool | str = True) -> Iterator[Frame]:
     """The frames of the selected match, one at a time (raises :class:`~drawlog.errors.InputError` when unreadable).
 
-    Memory stays flat however long the match: each frame is yielded once the
-    next line of the match is read (the match's ``F006``, found when the input
-    ends, belongs on its last frame), and only the board of the round in play
-    is kept. ``lines``: the match's ``(number, raw line)`` already picked out of
-    the source (by one scan for several matches), instead of
-    :func:`match_lines`. ``positions``: write each frame's ``position`` string
-    (else None, a little quicker); ``"last"``: only the last frame's (the
-    text view shows no other), and those of the selected round. Frames are
-    read, not changed: the frames of one round share the board's lists until
-    a tile is placed.
+    Each frame shows the violations ``drawlog validate`` reports on its line
+    and the board after that line as ``validate`` reads it. Memory stays flat
+    however long the match: a frame is yielded once the next line of the match
+    is read (the match's ``F006``, found when the input ends, belongs on its
+    last frame); only while the replay holds moves of a round for a reading of
+    a move out of turn (:mod:`drawlog.check.readings`, at most a round) are
+    their frames kept, to be given the state each move leaves once the reading
+    is chosen — past ``selection.at`` too, so the frame at a held move shows
+    it. Only the board of the round in play is kept. ``lines``: the match's
+    ``(number, raw line)`` already picked out of the source (by one scan for
+    several matches), instead of :func:`match_lines`. ``positions``: write each
+    frame's ``position`` string (else None, a little quicker); ``"last"``: only
+    the last frame's (the text view shows no other), and those of the selected
+    round. Frames are read, not changed: the frames of one round share the
+    board's lists until a tile is placed.
     """
     validator = Validator()
     validator.start_input(source.name)
     replay, reporter = validator.replay, validator.reporter
     key = bounded_id(selection.match)  # what the replay holds of a long id
-    boards: dict[int, Board] = {}
-    last: Frame | None = None
     every = positions is True or (positions == "last" and selection.round is not None)
-    drawn: list[Any] = []  # the board last given as data: its lists serve each frame until a tile is placed
-    for number, raw in match_lines(source, selection.match) if lines is None else lines:
-        if selection.at is not None and number > selection.at:
+    steps = _Steps(key, every)
+    replay.observer = steps
+    table: Table | None = None
+    every_line = match_lines(source, selection.match, lambda: key in replay.tables) if lines is None else lines
+    for number, raw in every_line:
+        past = selection.at is not None and number > selection.at
+        if past and not steps.waiting:
             break
+        table = replay.tables.get(key) or table
         event = validator.decode_line(raw, number)
         ours = event.match == selection.match if event is not None else \
-            any(violation.match == key for violation in reporter.found)
+            any(violation.match == key and violation.line == number for violation in reporter.found)
         if not ours:  # another match's line naming this id (a player, say), or one unreadable as any match's
-            reporter.found.clear()
+            steps.route(reporter.flush())  # (a broken line read as this match's lost move settles what it held)
+            steps.settled(replay.tables.get(key) or table)
+            yield from steps.ready(selection)
             continue
-        table = replay.tables.get(key)
-        placed = _placement(table, event)
+        placed = _placement(table.round if table is not None else None, table, event)
+        step = None if past else steps.open(number, event)
         if event is not None:
             replay.dispatch(event, number)
         table = replay.tables.get(key) or table
-        if isinstance(event, RoundStart) and table is not None and table.round is not None:
-            boards = {table.round.number: Board(isinstance(table.round, FivesRound))}  # earlier rounds: done
         state = table.round if table is not None else None
-        if placed is not None and state is not None and not state.hands[placed[2]] >> placed[3] & 1:
-            boards[state.number].place(placed[0], placed[1])  # the play was carried out
-        frame = _frame(number, event, table, boards, list(reporter.flush()), every, drawn)
-        if last is not None and _selected(last, selection):
-            yield last
-        last = frame
-    if last is not None and positions == "last" and not every:  # the state is still the last frame's
-        last["position"] = _frame(last["line"], None, table, boards, [], True)["position"]
+        if isinstance(event, RoundStart) and state is not None:
+            steps.boards = {state.number: Board(isinstance(state, FivesRound))}  # earlier rounds: done
+        if _held(table, number):
+            steps.hold(state)
+        else:
+            if placed is not None and state is not None and not state.hands[placed[2]] >> placed[3] & 1:
+                steps.place(state.number, placed[0], placed[1])  # the play was carried out
+            if step is not None:
+                steps.snapshot(step, table)
+        steps.route(reporter.flush())
+        steps.settled(table)
+        yield from steps.ready(selection)
     if selection.at is None:
         replay.end_input()
-        tail = list(reporter.flush())
-        if tail and last is not None:  # F006: reported on the match's last line
-            last["violations"] += [_violation(violation) for violation in tail]
-    if last is not None and _selected(last, selection):
-        yield last
+    elif steps.waiting and table is not None:  # the input ended while moves were held: read them as it does
+        settle(replay, table, None)
+    steps.route(reporter.flush())
+    steps.settled(table)
+    if positions == "last" and not every:
+        steps.last_position(table)
+    yield from steps.ready(selection, True)
+
+
+class _Steps(Observer):
+    """The frames not given out yet, and the boards drawn beside the replay; hears of each move replayed.
+
+    A frame is *open* from its line until the state after it is known (:meth:`snapshot`): at once for a
+    line replayed as it comes, when the reading is chosen for a move held.
+    """
+
+    def __init__(self, key: str, positions: bool) -> None:
+        self.key = key
+        self.positions = positions
+        self.boards: dict[int, Board] = {}
+        self.drawn: list[Any] = []  # the board last given as data: its lists serve each frame until a tile is placed
+        #: The frames not given out yet, in line order; a held move's is open (its state not known yet).
+        self.kept: list[Frame] = []
+        self.open_lines: set[int] = set()
+        #: The round as it stood before the moves held were replayed (then after each): where their tiles go.
+        self.before: Round | None = None
+        #: The lines of the moves held that were replayed since.
+        self.replayed: set[int] = set()
+
+    @property
+    def waiting(self) -> bool:
+        """Whether a frame waits for the reading of moves held."""
+        return bool(self.open_lines)
+
+    def open(self, number: int, event: Any) -> Frame:
+        """The frame of line ``number``, kept open until :meth:`snapshot`."""
+        frame: Frame = {"line": number, "event": event, "violations": []}
+        self.kept.append(frame)
+        self.open_lines.add(number)
+        return frame
+
+    def hold(self, state: Round | None) -> None:
+        """The move just read is held: remember the round as it stands, if no move was held before."""
+        if self.before is None and state is not None:
+            self.before = state.copy()
+
+    def place(self, round_number: int, halves: tuple[int, int], end: str) -> None:
+        """Draw a tile the engine placed (a play the board cannot draw, as on an arm with no value, is left out)."""
+        board = self.boards.get(round_number)
+        if board is not None:
+            try:
+                board.place(halves, end)
+            except ValueError:
+                pass
+
+    def snapshot(self, frame: Frame, table: Table | None, position: bool = False) -> None:
+        """Fill ``frame`` with the state after its line, as the replay stands now (``position``: write its string)."""
+        self.open_lines.discard(frame["line"])
+        violations = frame["violations"]
+        frame.update(_frame(frame["line"], frame["event"], table, self.boards, [], self.positions or position,
+                            self.drawn))
+        frame["violations"] = violations
+
+    def moved(self, table: Table, state: Round, seat: int, event: Draw | Play | Pass, line: int,
+              could_play: bool, faults: tuple[Fault, ...]) -> None:
+        """A move was replayed: when it was held (a reading chosen), draw its tile and fill its frame."""
+        before = self.before
+        if table.id != self.key or before is None:
+            return
+        played = 1 << tile_id(event.tile) if isinstance(event, Play) else 0
+        for tile in members(state.on_line() & ~before.on_line() & ~played):
+            self._read_in(before, state.number, tile)  # a play a reading put before it (a move missing)
+        if isinstance(event, Play):
+            placed = _placement(before, table, event)
+            if placed is not None and not state.hands[placed[2]] >> placed[3] & 1:
+                self.place(state.number, placed[0], placed[1])
+        self.before = state.copy()
+        self.replayed.add(line)
+        for frame in self.kept:  # in line order, each once the held moves up to its line are replayed
+            if frame["line"] in self.open_lines:
+                if frame["line"] not in self.replayed:
+                    break  # (two lines swapped: the first is replayed second, and both show the state after both)
+                self.snapshot(frame, table, True)
+
+    def settled(self, table: Table | None) -> None:
+        """After a line: once nothing is held, every frame still open shows the state as it stands."""
+        held = table.follow.held if table is not None and table.follow is not None else None
+        if held is None:
+            for frame in self.kept:
+                if frame["line"] in self.open_lines:
+                    self.snapshot(frame, table, True)
+            self.before = None
+            self.replayed.clear()
+
+    def _read_in(self, before: Round, round_number: int, tile: int) -> None:
+        """Draw a tile placed by a reading (a move read as missing): where it fits ``before``, which takes it."""
+        seat = next((seat for seat, hand in enumerate(before.hands) if hand >> tile & 1), None)
+        if seat is None:
+            return
+        halves = TILES[tile]
+        for end in (None, LEFT, RIGHT, UP, DOWN):
+            _, placement = before.check_play(seat, halves, end)
+            if placement is not None:
+                self.place(round_number, halves if before.line.is_empty else TILES[placement.tile],
+                           LEFT if before.line.is_empty else placement.end)
+                before.apply_play(seat, placement)
+                return
+
+    def route(self, found: Iterable[Violation]) -> None:
+        """Give each violation of the match to the frame of its line (else, as ``F006`` at the end, to the last)."""
+        for violation in found:
+            if violation.match != self.key or not self.kept:
+                continue
+            frame = next((frame for frame in reversed(self.kept) if frame["line"] == violation.line), self.kept[-1])
+            if violation.line is not None and violation.line > frame["line"]:
+                continue  # a line past the last shown (read on past --at to settle a move held)
+            frame["violations"].append(_violation(violation))
+
+    def ready(self, selection: Selection, end: bool = False) -> Iterator[Frame]:
+        """The frames whose state is known, in line order, but the last (the next line may add to it) unless ``end``."""
+        while self.kept and (len(self.kept) > 1 or end) and self.kept[0]["line"] not in self.open_lines:
+            frame = self.kept.pop(0)
+            if _selected(frame, selection):
+                yield frame
+        if end:
+            self.kept.clear()
+
+    def last_position(self, table: Table | None) -> None:
+        """The last frame's position string (the state is still the last frame's)."""
+        if self.kept and table is not None and self.kept[-1].get("position", "") is None:
+            self.kept[-1]["position"] = _frame(self.kept[-1]["line"], None, table, self.boards, [], True)["position"]
+
+
+def _held(table: Table | None, number: int) -> bool:
+    """Whether the move on line ``number`` is held for a reading."""
+    held = table.follow.held if table is not None and table.follow is not None else None
+    return held is not None and any(at == number for _, at, _ in held.events)
 
 
 def _selected(frame: Frame, selection: Selection) -> bool:
     return selection.round is None or frame["round"] == selection.round
 
 
-def _placement(table: Table | None, event: Any) -> tuple[tuple[int, int], str, int, int] | None:
-    """For a play the engine can carry out: the halves as the board lays them, the end, the seat and the tile."""
-    if not isinstance(event, Play) or table is None or table.round is None:
+def _placement(state: Round | None, table: Table | None,
+               event: Any) -> tuple[tuple[int, int], str, int, int] | None:
+    """For a play the engine can carry out on ``state``: the halves as the board lays them, the end, the seat and
+    the tile."""
+    if not isinstance(event, Play) or table is None or state is None:
         return None
-    state = table.round
     seat = table.seat_of.get(event.player)
     if seat is None:
         return None
@@ -241,65 +359,7 @@ def legal_moves(state: Round) -> list[dict[str, str]]:
     return moves
 
 
-def split_location(argument: str) -> tuple[str, int | None]:
-    """``FILE`` or ``FILE:LINE`` (when ``FILE:LINE`` is not itself a file): the path and the line."""
-    path, colon, line = argument.rpartition(":")
-    if colon and line.isdigit() and not Path(argument).exists() and Path(path).exists():
-        return path, int(line)
-    return argument, None
-
-
-def what_is_at(source: Source, line: int) -> tuple[str | None, str]:
-    """The id of the match the event on ``line`` belongs to, or None and what is there instead.
-
-    The words complete "line N of FILE …": ``is blank``, ``is not valid JSON``, ``is a
-    round_start event that names no match``, ``is longer than 1 MiB``, or (past the end)
-    ``is past the end: the file has N lines``.
-    """
-    number = 1
-    for block in read_blocks(source):
-        if isinstance(block, LongLine):
-            if number == line:
-                return None, "is longer than 1 MiB (not read)"
-            number += 1
-            continue
-        count = block.count(b"\n") + (not block.endswith(b"\n"))
-        if number + count <= line:
-            number += count
-            continue
-        raw = block.split(b"\n")[line - number]
-        if not raw.strip():
-            return None, "is blank"
-        if too_deep(raw):
-            return None, f"nests arrays and objects more than {MAX_NESTING} deep"
-        try:
-            found = msgspec.json.decode(raw)
-        except (msgspec.DecodeError, RecursionError):
-            return None, "is not valid JSON"
-        if isinstance(found, dict) and isinstance(found.get("match"), str):
-            return found["match"], ""
-        kind = found.get("type") if isinstance(found, dict) else None
-        what = f"an event of type {kind!r}" if isinstance(kind, str) and kind.isidentifier() else "an event"
-        return None, f"is {what} that names no match" if isinstance(found, dict) else "is not a JSON object"
-    lines = number - 1
-    return None, f"is past the end: the file has {lines:,} line{'s' if lines != 1 else ''}"
-
-
-def match_ids(source: Source, most: int | None = 20) -> list[str]:
-    """The ids of the first ``most`` matches started in the source (from its ``match_start`` lines; None: all)."""
-    found: list[str] = []
-    for block in read_blocks(source):
-        if isinstance(block, LongLine) or (b"match_start" not in block and _ESCAPE not in block):
-            continue
-        for raw in block.split(b"\n"):
-            if b"match_start" in raw or _ESCAPE in raw:
-                try:
-                    event = msgspec.json.decode(raw)
-                except (msgspec.DecodeError, RecursionError):
-                    continue
-                if isinstance(event, dict) and event.get("type") == "match_start" \
-                        and isinstance(event.get("match"), str) and event["match"] not in found:
-                    found.append(event["match"])
-                    if len(found) == most:
-                        return found
-    return found
+#: (``match_ids``, ``match_lines``, ``numbered_blocks``, ``split_location`` and ``what_is_at`` live in
+#: :mod:`drawlog.check.locate`; they are named here too, where the replay's callers have found them.)
+__all__ = ["Frame", "Selection", "frames", "legal_moves", "match_ids", "match_lines", "numbered_blocks",
+           "position_string", "split_location", "walk", "what_is_at"]

@@ -106,15 +106,23 @@ class Board:
     # -- placing -------------------------------------------------------------
 
     def place(self, halves: tuple[int, int], end: str) -> None:
-        """Lay a tile the engine placed: on an empty board as written, else on ``end`` (matching its value)."""
+        """Lay a tile the engine placed: on an empty board as written, else on ``end`` (matching its value).
+
+        Raises :class:`ValueError`, the board unchanged, when ``end`` holds no value here (an arm before
+        any spinner, a name that is no end): the engine never places a tile there.
+        """
         tile = TILE_ID[halves]
-        self.placed.append(tile)
         if not self.chain:
+            self.placed.append(tile)
             piece = Piece(tile, halves)
             self.chain.append(piece)
             self._maybe_spinner(piece)
             return
-        value = self.value(end) if end in (LEFT, RIGHT) or self.arms_open else self._arm_end(end)
+        value = None if end not in ALL_ENDS else \
+            self.value(end) if end in (LEFT, RIGHT) or self.arms_open else self._arm_end(end)
+        if value is None:
+            raise ValueError(f"{label(tile)} cannot be laid on {end!r}: that end holds no value on this board")
+        self.placed.append(tile)
         outer = halves[1] if halves[0] == value else halves[0]
         if end == RIGHT and len(self.placed) == 2 and self.chain[0].double:
             self.chain[0].side_a = 1  # the opening double's side A is the one first touched, whichever end
