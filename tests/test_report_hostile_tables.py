@@ -14,12 +14,12 @@ import json
 import math
 import re
 import shutil
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 import pytest
+from fuzz.agree_settings import _handlers
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -115,22 +115,6 @@ def damage(folder: Path, changes: list[tuple[str, str | int, str, Any, int]], su
         else:
             held["summary"].update(summary)
         manifest.write_text(json.dumps(held), encoding="utf-8")
-
-
-def _handlers(page: str) -> list[tuple[str, str]]:
-    """Every ``on…`` attribute of every element of ``page``, as a browser's parser reads them."""
-    found: list[tuple[str, str]] = []
-
-    class Attributes(HTMLParser):
-        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-            found.extend((tag, name) for name, _ in attrs if name.lower().startswith("on"))
-
-        handle_startendtag = handle_starttag
-
-    parser = Attributes(convert_charrefs=True)
-    parser.feed(page)
-    parser.close()
-    return found
 
 
 _OWN_SCRIPT = re.compile(r"<script>(.*?)</script>", re.DOTALL)

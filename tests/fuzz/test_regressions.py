@@ -186,9 +186,7 @@ def test_report_of_a_manifest_summary_of_another_type_is_a_page_or_one_line(tmp_
     manifest["summary"][key] = value
     (stats / "_drawlog.json").write_text(json.dumps(manifest), encoding="utf-8")
     page = tmp_path / "page.html"
-    from typer.testing import CliRunner
 
-    from drawlog.cli import app
 
     result = CliRunner().invoke(app, ["report", str(stats), "-o", str(page), "-q"])
     if result.exit_code == 2:
@@ -215,9 +213,7 @@ def test_report_of_a_violation_with_a_null_code_or_file_is_a_page_or_one_line(tm
     ``violations.file`` with ``--logs`` raised AttributeError (a board's source named None,
     tables/report_boards.py)."""
     import polars as pl
-    from typer.testing import CliRunner
 
-    from drawlog.cli import app
     from drawlog.tables.dataset import write_tables
 
     from .agree_settings import inert
@@ -251,33 +247,3 @@ def test_replay_lists_no_match_whose_start_is_nested_too_deep(tmp_path: Path) ->
     assert said["summary"]["matches"] == 0 and [item["code"] for item in said["violations"]] == ["F002"]
     one_line_error(invoke("replay", f"{log}:1"), "more than 64 deep", "so it shows no match")
     assert not match_ids(Source(str(log), log), None)
-
-
-ARM_PLAYED_EARLY = [
-    '{"type":"match_start","players":["p1","p2","p3"],"variant":"all-fives","match":"m0"}',
-    ('{"type":"round_start","round":3,"opener":"p3","hands":{"p1":[[4,1],[0,0],[0,1],[5,2],[5,0],[2,2],[3,3]],'
-     '"p2":[[5,3],[1,6],[2,3],[6,3],[6,5],[4,5],[1,1]],"p3":[[6,0],[3,4],[0,3],[6,6],[4,4],[2,0],[4,6]]},'
-     '"stock":[[1,2],[2,6],[2,4],[0,4],[1,3],[1,5],[5,5]],"match":"m0"}'),
-    '{"type":"play","player":"p3","tile":[0,6],"points":0,"match":"m0"}',
-    '{"type":"draw","player":"p3","tile":[2,6],"match":"m0"}',
-    '{"type":"draw","player":"p3","tile":[2,4],"match":"m0"}',
-    '{"type":"play","player":"p1","tile":[2,5],"points":0,"match":"m0"}',
-    '{"type":"play","player":"p3","tile":[2,6],"end":"left","points":0,"match":"m0"}',
-    '{"type":"play","player":"p1","tile":[2,2],"end":"right","points":0,"match":"m0"}',
-    '{"type":"play","player":"p3","tile":[0,3],"points":0,"match":"m0"}',
-    "\\",
-    '{"type":"play","player":"p3","tile":[1,2],"end":"up","points":0,"match":"m0"}',
-]
-
-
-def test_replay_of_an_arm_played_early_after_a_broken_line_draws_its_board(tmp_path: Path) -> None:
-    """``drawlog replay`` raised TypeError ("'<' not supported between 'NoneType' and 'int'", engine/board.py's
-    Piece.side via check/walkthrough.py) on this All Fives log, where ``validate`` reports line 11's play on the
-    up arm as M212 ("placed there early"): the board the walkthrough draws has no value at that arm."""
-    log = tmp_path / "early.jsonl"
-    log.write_text("\n".join(ARM_PLAYED_EARLY) + "\n", encoding="utf-8")
-    said = json.loads(invoke("validate", str(log), "--isolated", "--format", "json").stdout)["violations"]
-    assert ("M212", 11) in [(item["code"], item["line"]) for item in said]
-    result = CliRunner().invoke(app, ["replay", str(log), "--format", "json"])
-    assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout.splitlines()[-1])["line"] == 11
