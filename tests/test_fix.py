@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from drawlog.check.fix import FIXED_CODES, field_spans, fix_lines, rewrite
+from drawlog.check.fix import FIXED_CODES, fix_lines
+from drawlog.log.rewrite import field_spans, rewrite
 from drawlog.check.validator import Validator
 from drawlog.cli import app
 from drawlog.play.faults import CLAIM_KINDS, FaultPlan
