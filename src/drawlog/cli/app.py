@@ -30,9 +30,10 @@ if TYPE_CHECKING:  # the library is imported when a command runs, not to list th
     from ..check.violations import Summary
 
 #: The modules of the commands, in the order ``--help`` lists their commands.
-COMMAND_MODULES = ("validate", "rules", "logs", "play", "arena", "tables", "views", "report", "analyze", "fix")
+COMMAND_MODULES = ("validate", "rules", "logs", "replay", "play", "arena", "tables", "views", "report", "analyze",
+                   "fix")
 #: Which module registers each command: running one imports that module alone (tests/test_startup.py checks it).
-COMMANDS = {"validate": "validate", "rule": "rules", "schema": "rules", "filter": "logs", "replay": "logs",
+COMMANDS = {"validate": "validate", "rule": "rules", "schema": "rules", "filter": "logs", "replay": "replay",
             "simulate": "play", "stats": "tables", "audit": "tables", "query": "tables", "players": "views",
             "ratings": "views", "h2h": "views", "seats": "views", "report": "report", "analyze": "analyze",
             "fix": "fix", "arena": "arena"}
