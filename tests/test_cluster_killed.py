@@ -20,7 +20,11 @@ import pytest
 from shared_logs import sample_lines
 
 pytest.importorskip("distributed")
-pytestmark = pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="finds the workers in Linux's /proc")
+#: Under pytest-xdist the tests that start a Dask scheduler run in one worker, one after the other: a scheduler
+#: binds its HTTP server to port 8787 even without a dashboard, and one started while another holds the port warns
+#: on standard error (which the one-line checks of a --cluster run's errors would see).
+pytestmark = [pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="finds the workers in Linux's /proc"),
+              pytest.mark.xdist_group("dask-scheduler")]
 
 COMMAND = [sys.executable, "-c", "from drawlog.cli import main; main()"]
 
@@ -138,8 +142,8 @@ def test_each_failure_of_dask_is_named_in_a_few_words():
     cases = [(KilledWorker("drawlog-stats-3-ab", "tcp://127.0.0.1:1", 3),
               "the workers died (KilledWorker: the workers running drawlog-stats-3-ab died, and dask gave it up)"),
              (CommClosedError("in <TCP (closed)>: Stream is closed"),
-              "the connection to a worker or the scheduler was lost (CommClosedError: in <TCP (closed)>: Stream is "
-              "closed)"),
+              ("the connection to a worker or the scheduler was lost (CommClosedError: in <TCP (closed)>: Stream is "
+               "closed)")),
              (RuntimeError("Nanny failed to start."),
               "a worker did not start (Nanny failed to start: its process was killed or could not run)")]
     for error, said in cases:
