@@ -351,3 +351,22 @@ def test_query_players_ratings_and_report_read_a_folder_at_a_url(logs, tmp_path)
         assert "night-0.jsonl" in page.read_text(encoding="utf-8")
     finally:
         fsspec.filesystem("memory").rm("/drawlog-read", recursive=True)
+
+
+def test_two_local_clusters_at_once_say_nothing_of_ports(tmp_path):
+    """Two ``--cluster local:1`` runs at once: neither prints Dask's "Port 8787 is already in use" (each scheduler's
+    HTTP server takes a free local port), and both write the same tables."""
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root / "src"), os.environ.get("PYTHONPATH", "")])}
+    runs = [subprocess.Popen([sys.executable, "-m", "drawlog", "stats", str(root / "sample_logs"), "--out",
+                              str(tmp_path / f"out{index}"), "--cluster", "local:1", "-q"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) for index in range(2)]
+    said = [run.communicate(timeout=300) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0]
+    for _, stderr in said:
+        assert "already in use" not in stderr
+        assert stderr.startswith("wrote ") and stderr.count("\n") == 1
+    first, second = (pl.read_parquet(tmp_path / f"out{index}" / "moves" / "**" / "*.parquet") for index in range(2))
+    assert first.equals(second) and first.height > 0

@@ -87,8 +87,11 @@ def connect(cluster: Any) -> Iterator[Any]:
             logger.setLevel(logging.CRITICAL + 1)
         with _failures_said(f"--cluster {cluster}"), _levels_restored(loggers, levels):
             with _sigint_blocked():  # the cluster's event loop thread and the workers it starts leave Ctrl-C to us
+                # No dashboard; the scheduler's own HTTP server (health routes) on a free local port, not 8787:
+                # a second run at once would print "Port 8787 is already in use" otherwise.
                 local = LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True, host="127.0.0.1",
-                                     dashboard_address=None, silence_logs=logging.CRITICAL + 1)
+                                     dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                                     silence_logs=logging.CRITICAL + 1)
             try:
                 with Client(local) as client:
                     client._drawlog_local = True  # (see _as_completed)
