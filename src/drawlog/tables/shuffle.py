@@ -294,7 +294,7 @@ def _checked(groups: list[int], match: str, round_number: int) -> DealCheck:
         known = _SHAPES[shape] = _Shape(tuple([packed >> _SIZE_SHIFT for packed in groups]))
     groups.append(_ALL - sum(groups))
     doubles_raw, suits_raw = _raw_statistics(groups)
-    doubles_stat, doubles_greater, doubles_equal = _placed(doubles_raw, known.doubles_null, known.doubles)
+    _, doubles_greater, doubles_equal = _placed(doubles_raw, known.doubles_null, known.doubles)
     suits_stat, suits_greater, suits_equal = _placed(suits_raw, known.suits_null, known.suits)
     tie = tie_breaker(match, round_number)
     return DealCheck(sum(per_hand), dealt * _DOUBLES / TILE_COUNT,
