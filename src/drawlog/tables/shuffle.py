@@ -141,10 +141,17 @@ def null_statistics(sizes: tuple[int, ...]) -> tuple[list[float], list[float]]:
     return doubles, suits
 
 
+#: An empty BLAKE2b of 8-byte digests: copied, it hashes as ``hashlib.blake2b(data, digest_size=8)`` does without
+#: parsing the parameters again (0.25 µs a deal less of 0.7).
+_TIE_HASH: Final = hashlib.blake2b(digest_size=8)
+
+
 def tie_breaker(match: str, round_number: int) -> float:
-    """A number in [0, 1) fixed by the match id and round (the same on every run)."""
-    digest = hashlib.blake2b(f"{match}\x00{round_number}".encode("utf-8", "surrogatepass"), digest_size=8).digest()
-    return int.from_bytes(digest, "big") / 2.0 ** 64
+    """A number in [0, 1) fixed by the match id and round (the same on every run): the BLAKE2b digest (8 bytes) of
+    ``{match}\\x00{round_number}`` (UTF-8) as a fraction."""
+    hashed = _TIE_HASH.copy()
+    hashed.update(f"{match}\x00{round_number}".encode("utf-8", "surrogatepass"))
+    return int.from_bytes(hashed.digest(), "big") / 2.0 ** 64
 
 
 def p_value(observed: float, null: list[float], tie: float) -> float:
