@@ -110,13 +110,15 @@ def test_a_deal_sink_writes_rows_given_by_round_as_rows_given_whole(tmp_path: Pa
     whole.close()
     by_round = DealSink(tmp_path / "by_round.parquet", SCHEMAS["deals"], rows_per_group)
     last = None
+    ids: list[int] = []
     for row in rows:
-        if row[1] != last:
+        if row[1] != last:  # as the recorder gives them: every hand's tiles, the hands' rows, the stock's tiles...
             last = row[1]
             by_round.round((row[0], row[1], row[7], *row[8:]))
-            for later in rows:  # every tile of the round's rows first, as the recorder gives them
-                if later[1] == last:
-                    by_round.tiles().extend(later[5])
+            ids = by_round.tiles()  # (held while the rows are added: a row group may be written meanwhile)
+            ids.extend(tile for later in rows if later[1] == last and later[2] == "hand" for tile in later[5])
+        if row[2] == "stock":
+            ids.extend(row[5])
         by_round.part(0 if row[2] == "hand" else 1, row[3], row[4], row[6], len(row[5]), 10)
     by_round.close()
     expected = [dict(zip(SCHEMAS["deals"].names, row)) for row in rows]

@@ -289,7 +289,7 @@ class DealSink(TableSink):
         self._submit(lambda: self._writer.write(table))
         self.rows += count
         self.rounds = self.rounds[-1:]  # (the round begun last may have rows still to come)
-        self.ids = ids[cut:]
+        del ids[:cut]  # (in place: the recorder may hold the list, with the tiles of the round's rows to come)
         self._round_of, self._parts, self._players, self._seats, self._doubles, self._ends = [], [], [], [], [], []
         self.pending = []
         self.pending_bytes = 0
