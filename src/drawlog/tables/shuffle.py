@@ -60,6 +60,18 @@ def _statistics(groups: list[int]) -> tuple[float, float]:
     return round(doubles_stat, _DIGITS), round(suits_stat, _DIGITS)
 
 
+def _doubles_term(size: int, doubles: int) -> float:
+    """A group's part of the doubles chi-square: (doubles - expected)² / expected, ``size`` tiles expecting 1/4."""
+    expected = size * _DOUBLES / TILE_COUNT
+    return (doubles - expected) ** 2 / expected if size else 0.0
+
+
+#: ``_DOUBLES_TERMS[size << 5 | doubles]``: :func:`_doubles_term`, the very floats (``** 2`` boxes its floats and
+#: calls ``pow`` in compiled code: 0.3 µs a deal).
+_DOUBLES_TERMS: Final[list[float]] = [_doubles_term(index >> _BITS, index & _FIELD)
+                                      for index in range((TILE_COUNT + 1) << _BITS)]
+
+
 def _raw_statistics(groups: list[int]) -> tuple[float, float]:
     """:func:`_statistics` before rounding.
 
@@ -69,6 +81,7 @@ def _raw_statistics(groups: list[int]) -> tuple[float, float]:
     doubles_stat = 0.0
     suits_stat = 0.0
     field = _FIELD
+    doubles_terms = _DOUBLES_TERMS
     for packed in groups:
         size = packed >> _SIZE_SHIFT
         if not size:
@@ -79,8 +92,7 @@ def _raw_statistics(groups: list[int]) -> tuple[float, float]:
             (packed >> 30) & field
         squares = suit0 * suit0 + suit1 * suit1 + suit2 * suit2 + suit3 * suit3 + suit4 * suit4 + suit5 * suit5 \
             + suit6 * suit6
-        expected = size * _DOUBLES / TILE_COUNT
-        doubles_stat += (doubles - expected) ** 2 / expected
+        doubles_stat += doubles_terms[size << _BITS | doubles]
         per_suit = size * 2 / 7
         suits_stat += (squares - 7 * per_suit * per_suit) / per_suit
     return doubles_stat, suits_stat

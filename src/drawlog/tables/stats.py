@@ -122,6 +122,8 @@ SCHEMAS: dict[str, pa.Schema] = {
 TABLES = tuple(SCHEMAS)
 
 
+#: The bit set of the doubles.
+_DOUBLE_TILES: Final = sum(1 << tile for tile in range(TILE_COUNT) if is_double(tile))
 _DRAW: Final = Draw
 _PLAY: Final = Play
 #: A struct's fields as a tuple (see :data:`~drawlog.check.replay.MOVE_FIELDS`), and where a play's are in it.
@@ -361,15 +363,16 @@ class StatsRecorder(Observer):
             deals.part(0, name, seat, per_hand[index], len(logged[index]), size + len(name))
         stock = event.stock
         if stock is not None:
-            order = state.stock_order  # the stock's ids, the replay's (reversed), unless it found the stock wrong
-            start = len(ids)
+            order = state.stock_order  # the stock's ids (reversed) and set, the replay's, unless it found it wrong
             if order is not None and len(order) == len(stock):
                 ids.extend(reversed(order))
+                doubles = tile_count(state.stock & _DOUBLE_TILES)
             else:
+                start = len(ids)
                 ids.extend([tile_id(tile) for tile in stock])
-            doubles = 0
-            for index in range(start, len(ids)):
-                doubles += is_double(ids[index])
+                doubles = 0
+                for index in range(start, len(ids)):
+                    doubles += is_double(ids[index])
             deals.part(1, None, None, doubles, len(stock), size)
         return check
 
