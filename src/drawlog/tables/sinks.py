@@ -277,10 +277,9 @@ class DealSink(TableSink):
             return pc.take(pa.array(rounds[index], kind), round_of)
 
         offsets = pa.array([0, *ends], pa.int32())
-        # (tile ids are bytes: bytes() of the list is 4 times quicker than pa.array's conversion, 1 ms a row group)
-        flat = pa.Array.from_buffers(pa.int8(), cut, [None, pa.py_buffer(bytes(ids[:cut] if len(ids) > cut else ids))])
+        flat = _small_ints(ids[:cut] if len(ids) > cut else ids)
         tiles = pa.ListArray.from_arrays(offsets, pc.take(_TILE_HALVES, flat), type=_DEAL_TILES)
-        arrays = [per_round(0, pa.string()), per_round(1, pa.int32()), pc.take(_PARTS, pa.array(self._parts, pa.int8())),
+        arrays = [per_round(0, pa.string()), per_round(1, pa.int32()), pc.take(_PARTS, _small_ints(self._parts)),
                   pa.array(self._players, pa.string()), pa.array(self._seats, pa.int8()), tiles,
                   pa.array(self._doubles, pa.int8()), per_round(2, pa.int64()), per_round(3, pa.string()),
                   per_round(4, pa.string()), per_round(5, pa.string()), per_round(6, pa.string()),
@@ -293,6 +292,12 @@ class DealSink(TableSink):
         self._round_of, self._parts, self._players, self._seats, self._doubles, self._ends = [], [], [], [], [], []
         self.pending = []
         self.pending_bytes = 0
+
+
+def _small_ints(values: list[int]) -> Any:
+    """An int8 array of ``values``, each 0-127: ``bytes()`` of the list is 4 times quicker than ``pa.array``'s
+    conversion (1 ms instead of 4 for the 180,000 tile ids of the Draw benchmark's deals)."""
+    return pa.Array.from_buffers(pa.int8(), len(values), [None, pa.py_buffer(bytes(values))])
 
 
 def _text_values(values: Sequence[Any]) -> Any:
