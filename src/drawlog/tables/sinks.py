@@ -277,8 +277,8 @@ class DealSink(TableSink):
             return pc.take(pa.array(rounds[index], kind), round_of)
 
         offsets = pa.array([0, *ends], pa.int32())
-        flat = _small_ints(ids[:cut] if len(ids) > cut else ids)
-        tiles = pa.ListArray.from_arrays(offsets, pc.take(_TILE_HALVES, flat), type=_DEAL_TILES)
+        tiles = pa.ListArray.from_arrays(offsets, _halves_of(bytes(ids[:cut] if len(ids) > cut else ids)),
+                                         type=_DEAL_TILES)
         arrays = [per_round(0, pa.string()), per_round(1, pa.int32()), pc.take(_PARTS, _small_ints(self._parts)),
                   pa.array(self._players, pa.string()), pa.array(self._seats, pa.int8()), tiles,
                   pa.array(self._doubles, pa.int8()), per_round(2, pa.int64()), per_round(3, pa.string()),
@@ -294,6 +294,19 @@ class DealSink(TableSink):
         self.pending_bytes = 0
 
 
+def _halves_of(tiles: bytes) -> Any:
+    """The ``[low, high]`` lists of tile ids (each 0-27) given as bytes.
+
+    The halves are the ids' bytes translated, low and high interleaved, and a list of two each: 2.7 ms for the
+    180,000 tiles of the Draw benchmark's deals, against 4.0 ms converting the ids to Arrow and taking the pairs.
+    """
+    halves = bytearray(2 * len(tiles))
+    halves[0::2] = tiles.translate(_LOWS)
+    halves[1::2] = tiles.translate(_HIGHS)
+    values = pa.Array.from_buffers(pa.int8(), len(halves), [None, pa.py_buffer(halves)])
+    return pa.FixedSizeListArray.from_arrays(values, 2).cast(_PAIR)
+
+
 def _small_ints(values: list[int]) -> Any:
     """An int8 array of ``values``, each 0-127: ``bytes()`` of the list is 4 times quicker than ``pa.array``'s
     conversion (1 ms instead of 4 for the 180,000 tile ids of the Draw benchmark's deals)."""
@@ -307,6 +320,10 @@ def _text_values(values: Sequence[Any]) -> Any:
 
 _ACTIONS = _text_values(["draw", "play", "pass"])
 _TILE_HALVES = pa.array([*HALVES, None], pa.list_(pa.int8()))
+#: Each tile id's low and high half, as ``bytes.translate`` tables.
+_LOWS: Final = bytes([low for low, _ in TILES] + [0] * (256 - len(TILES)))
+_HIGHS: Final = bytes([high for _, high in TILES] + [0] * (256 - len(TILES)))
+_PAIR: Final = pa.list_(pa.int8())
 #: The deals table's ``tiles`` and ``part`` (by its code, :meth:`DealSink.part`).
 _DEAL_TILES: Final = pa.list_(pa.list_(pa.int8()))
 _PARTS: Final = pa.array(["hand", "stock"], pa.string())
