@@ -190,8 +190,8 @@ class _Shape:
     A deal's statistics take few values: on the 300,000-event benchmark logs 62-70 doubles and 226-743 suits
     values, before rounding, over 9,509-12,158 deals. So each value's rounding and its place among the sorted
     null values (two bisections) are remembered, keyed by the value before rounding: the very numbers computing
-    them again would give (bit for bit). Measured compiled: 1.6 µs a deal less (two ``round`` at 0.4 µs, four
-    bisections of 4,000 values at 0.2 µs).
+    them again would give (bit for bit). Timed from Python: ``round(x, 9)`` 0.4 µs, a bisection of the 4,000
+    values 0.25 µs; two of the one and four of the other a deal, against two dictionary look-ups.
     """
 
     __slots__ = ("doubles", "doubles_null", "suits", "suits_null")
