@@ -40,7 +40,7 @@ from ..log.reader import STDIN
 from ..log.remote import is_url
 from .meta import bots_of
 from .meta import text as _text
-from .shuffle import NO_CHECK, DealCheck, check_deal
+from .shuffle import NO_CHECK, DealCheck, check_logged_deal
 from .sinks import (
     DOWN_END,
     DRAW_CODE,
@@ -52,6 +52,7 @@ from .sinks import (
     PLAY_CODE,
     RIGHT_END,
     UP_END,
+    DealSink,
     MoveSink,
     TableSink,
     text_as_dictionary,
@@ -121,6 +122,8 @@ SCHEMAS: dict[str, pa.Schema] = {
 TABLES = tuple(SCHEMAS)
 
 
+#: The bit set of the doubles.
+_DOUBLE_TILES: Final = sum(1 << tile for tile in range(TILE_COUNT) if is_double(tile))
 _DRAW: Final = Draw
 _PLAY: Final = Play
 #: A struct's fields as a tuple (see :data:`~drawlog.check.replay.MOVE_FIELDS`), and where a play's are in it.
@@ -188,7 +191,7 @@ class StatsRecorder(Observer):
         self.sinks: dict[str, Any] = sinks
         self._moves: MoveSink = sinks["moves"]
         self._rounds: TableSink = sinks["rounds"]
-        self._deals: TableSink = sinks["deals"]
+        self._deals: DealSink = sinks["deals"]
         self._players: TableSink = sinks["players"]
         self._current_file = current_file  # the name of the input being read
         self._matches: dict[str, _MatchNotes] = {}
@@ -221,7 +224,7 @@ class StatsRecorder(Observer):
         tally = _RoundNotes(len(state.names), line, values, isinstance(state, FivesRound))
         tally.context = self._moves.context(values)
         notes.round = tally
-        tally.check = self._deal(table.id, state.number, state.names, event, line, notes)
+        tally.check = self._deal(table.id, state, event, line, notes)
 
     def moved(self, table: Table, state: Round, seat: int, event: Draw | Play | Pass, line: int,
               could_play: bool, faults: tuple[Fault, ...]) -> None:
@@ -335,22 +338,42 @@ class StatsRecorder(Observer):
             notes.meta, notes.bots, notes.bot_versions,
         ), notes.text_bytes + len(table.id) + sum(len(name) for name in names) + len(notes.meta or ""))
 
-    def _deal(self, match_id: str, number: int, names: list[str] | tuple[str, ...], event: RoundStart, line: int,
-              notes: _MatchNotes) -> DealCheck:
+    def _deal(self, match_id: str, state: Round, event: RoundStart, line: int, notes: _MatchNotes) -> DealCheck:
         """Write the deal's rows (each hand, then the stock when logged); what it says of the shuffle."""
         hands = event.hands
-        seated = [(seat, name, [tile_id(tile) for tile in hands[name]]) for seat, name in enumerate(names)
-                  if name in hands]
-        check = check_deal([tiles for _, _, tiles in seated], match_id, number)
-        keys = (notes.tournament, notes.table_name, notes.file, notes.path, notes.variant)
+        names = state.names
+        number = state.number
         deals = self._deals
-        for (seat, name, tiles), doubles in zip(seated, check.per_hand):  # (tiles as ids: see DealSink)
-            deals.add((match_id, number, "hand", name, seat, tiles, doubles, line, *keys),
-                      notes.text_bytes + len(name))
-        if event.stock is not None:
-            stock = [tile_id(tile) for tile in event.stock]
-            deals.add((match_id, number, "stock", None, None, stock, sum(is_double(tile) for tile in stock), line,
-                       *keys), notes.text_bytes)
+        deals.round((match_id, number, line, notes.tournament, notes.table_name, notes.file, notes.path,
+                     notes.variant))
+        seats: list[int] = []
+        logged: list[list[tuple[int, int]]] = []
+        for seat in range(len(names)):
+            tiles = hands.get(names[seat])
+            if tiles is not None:
+                seats.append(seat)
+                logged.append(tiles)
+        ids = deals.tiles()
+        check = check_logged_deal(logged, ids, match_id, number)  # (the tiles' ids go on the rows: see DealSink)
+        size = notes.text_bytes
+        per_hand = check.per_hand
+        for index in range(len(seats)):
+            seat = seats[index]
+            name = names[seat]
+            deals.part(0, name, seat, per_hand[index], len(logged[index]), size + len(name))
+        stock = event.stock
+        if stock is not None:
+            order = state.stock_order  # the stock's ids (reversed) and set, the replay's, unless it found it wrong
+            if order is not None and len(order) == len(stock):
+                ids.extend(reversed(order))
+                doubles = tile_count(state.stock & _DOUBLE_TILES)
+            else:
+                start = len(ids)
+                ids.extend([tile_id(tile) for tile in stock])
+                doubles = 0
+                for index in range(start, len(ids)):
+                    doubles += is_double(ids[index])
+            deals.part(1, None, None, doubles, len(stock), size)
         return check
 
     def _keep_ended(self, match_id: str, notes: _MatchNotes) -> None:
