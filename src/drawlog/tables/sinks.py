@@ -261,7 +261,8 @@ def _fields(packed: Any, layout: tuple[tuple[str, int], ...]) -> dict[str, Any]:
 
     The fields within the low 31 bits come from the column cast to int32 (it keeps the low bits), as int32
     columns; the others as int64. Every flush allocates its columns afresh, and the pages of fresh memory
-    are each a fault: int32 columns fault half as much (measured: 10 % less CPU time for the conversion).
+    are each a fault: int32 columns fault half as much (measured in one process, A B A B against main's
+    conversion of the Draw log's moves: 1.12 of its CPU time before this, 0.96 with it).
     """
     call = pc.call_function
     low = call("cast", [packed], _AS_INT32)
@@ -303,7 +304,7 @@ def _tiles(tile: Any) -> Any:
     """The ``tile`` column (``[low, high]``, or null) of a column of tile ids (TILE_COUNT: none).
 
     Built from flat buffers: the pairs of the tiles there are, read as int8 values, the offsets a running sum
-    (``take`` from a list array, as before, cost 1.8 ms a row group of 65,536 moves; this, 0.3 ms).
+    (``take`` from a list array, as before: 0.71 ms a row group of 65,536 moves; this: 0.54 ms).
     """
     call = pc.call_function
     placed = call("not_equal", [tile, _NO_TILE])
