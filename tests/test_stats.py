@@ -499,6 +499,25 @@ def test_a_context_index_too_large_to_pack_is_kept_aside(tmp_path: Path):
         (f"m{CONTEXT_MAX + 2}", 7, "bob", 99), ("m5", 1, "ann", 100)]
 
 
+def test_points_claims_and_lines_too_large_to_pack_are_kept_aside(tmp_path: Path):
+    from drawlog.tables.sinks import LINE_MAX, POINTS_MAX, MoveSink
+    from drawlog.tables.stats import SCHEMAS
+
+    sink = MoveSink(tmp_path / "moves.parquet", SCHEMAS["moves"])
+    sink.context(("m", 1, None, None, "log.jsonl", ("ann", "bob"), "all-fives", "/logs/log.jsonl"))
+    sink.add(0, 1, 0, 1, 27, 0, 6, 6, 14, 6, True, True, LINE_MAX + 1, POINTS_MAX + 1, None, 6, 6)
+    sink.add(0, 2, 1, 1, 26, 2, 6, 6, 14, 6, True, True, 5, 10, 2**40, 5, 6)
+    sink.add(0, 3, 0, 2, 28, 4, 6, 6, 14, 6, False, True, 6, 0, -5)
+    sink.add(0, 4, 1, 1, 20, 1, 5, 6, 14, 5, True, True, 7, POINTS_MAX, POINTS_MAX, 5, 6)
+    sink.close()
+    moves = pl.read_parquet(tmp_path / "moves.parquet")
+    assert moves.select("ply", "line", "points", "claimed_points", "up_end", "down_end", "tile", "placed_end").rows() == [
+        (1, LINE_MAX + 1, POINTS_MAX + 1, None, 6, 6, [6, 6], "left"),
+        (2, 5, 10, 2**40, 5, 6, [5, 6], "up"),
+        (3, 6, 0, -5, None, None, None, None),
+        (4, 7, POINTS_MAX, POINTS_MAX, 5, 6, [3, 5], "right")]
+
+
 @pytest.mark.parametrize("command", [["query", "SELECT 1 AS x", "--format", "csv"], ["players", "--format", "csv"]])
 def test_an_unwritable_output_file_is_a_usage_error(sample_stats, tmp_path: Path, command: list[str]):
     (tmp_path / "taken").write_text("a file, not a folder")

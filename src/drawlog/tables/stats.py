@@ -261,14 +261,18 @@ class StatsRecorder(Observer):
             tally.passes[seat] = tally.passes[seat] + 1
         ends = state.line
         left, right = ends.left, ends.right
+        points, up, down = 0, NO_PIP, NO_PIP
+        if tally.fives:  # what an All Fives move scored (0 unless a tile was placed), and the arms
+            fives = cast(FivesRound, state)
+            if action == PLAY_CODE and applied:
+                points = fives.last_points
+            tableau = fives.tableau
+            if tableau.arms_open:
+                up = _pip(tableau.up)
+                down = _pip(tableau.down)
         moves = self._moves
-        moves.add(tally.context, tally.ply, seat, action, tile, end, NO_PIP if left is None else left,
-                  NO_PIP if right is None else right, state.stock_left, tile_count(state.hands[seat]),
-                  could_play, applied, line)
-        if tally.fives:
-            _note_fives(moves, cast(FivesRound, state), action == PLAY_CODE and applied, claimed)
-        elif claimed is not None:
-            moves.add_extras(0, claimed, NO_PIP, NO_PIP)
+        moves.add(tally.context, tally.ply, seat, action, tile, end, _pip(left), _pip(right), state.stock_left,
+                  tile_count(state.hands[seat]), could_play, applied, line, points, claimed, up, down)
         if faults:
             moves.add_faults([fault.code for fault in faults])
         if moves.full():
@@ -417,13 +421,9 @@ class StatsRecorder(Observer):
         ), (notes.text_bytes if notes else 64) + len(violation.message))
 
 
-def _note_fives(moves: MoveSink, state: FivesRound, placed: bool, claimed: int | None) -> None:
-    """Note an All Fives move's extras: what it scored (0 unless a tile was placed), its claim, the arms."""
-    points = state.last_points if placed else 0
-    tableau = state.tableau
-    up, down = (tableau.up, tableau.down) if tableau.arms_open else (None, None)
-    if points or claimed is not None or up is not None:
-        moves.add_extras(points, claimed, NO_PIP if up is None else up, NO_PIP if down is None else down)
+def _pip(value: int | None) -> int:
+    """An open end's value as a move packs it (NO_PIP: none)."""
+    return NO_PIP if value is None else value
 
 
 def _timestamp(value: datetime | str | None) -> datetime | None:
