@@ -44,7 +44,6 @@ from .shuffle import NO_CHECK, DealCheck, check_deal
 from .sinks import (
     DOWN_END,
     DRAW_CODE,
-    HALVES,
     LEFT_END,
     NO_END,
     NO_PIP,
@@ -289,13 +288,13 @@ class StatsRecorder(Observer):
         variant = notes.variant
         check = tally.check
         spinner = state.tableau.spinner if isinstance(state, FivesRound) else -1
-        self._rounds.add((
+        self._rounds.add((  # (the tiles as ids: see TableSink)
             match_id, number, tournament, table_name, file, path, variant, names[state.opener], state.reason,
             names[winner_seat] if winner_seat is not None else None,
             score.points[winner_seat] if winner_seat is not None else 0, state.stock_left,
             sum(tally.plays), sum(tally.draws), sum(tally.passes), sum(tally.voluntary),
-            HALVES[opening] if opening >= 0 else None, is_double(opening) if opening >= 0 else None,
-            HALVES[spinner] if spinner >= 0 else None, claim.reason if claim is not None else None,
+            opening if opening >= 0 else TILE_COUNT, is_double(opening) if opening >= 0 else None,
+            spinner if spinner >= 0 else TILE_COUNT, claim.reason if claim is not None else None,
             claim.winner if claim is not None else None, claim is not None, tally.line,
             check.doubles, check.expected, check.doubles_p, check.suits_chi2, check.suits_p,
         ), notes.text_bytes)
