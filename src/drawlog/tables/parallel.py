@@ -77,7 +77,7 @@ def stats_part(part: Part, parquet: bool = False, ended: list[tuple[str, str | N
         match = violation.match
         if match is not None and not recorder.knows(match):
             ended = recorder.sinks["matches"]
-            misses.append((count, match, ended.rows + ended.pending))
+            misses.append((count, match, ended.rows + len(ended.pending)))
         count += 1
 
     tracker = InputTracker(validator, starts=False)

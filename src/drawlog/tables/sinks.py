@@ -1,7 +1,7 @@
 """Row buffers that write one statistics table each, a Parquet row group at a time.
 
-:class:`TableSink` keeps rows as a list per column and converts the columns
-when a row group is full. :class:`MoveSink` is the moves table's own: a move is
+:class:`TableSink` keeps rows as tuples and turns them into columns when a
+row group is full. :class:`MoveSink` is the moves table's own: a move is
 packed into one integer as it is replayed, and whole columns are unpacked at
 once with Arrow compute when the row group is written, so the replay builds
 no per-move row. Given a :class:`WriterThread`, the sinks encode their row
@@ -200,12 +200,7 @@ def _array(column: list[Any], field_type: Any) -> Any:
 
 
 class TableSink:
-    """Rows of one table, kept as one list per column and written a row group at a time.
-
-    Kept by column, not as a tuple per row: the garbage collector then has a few long lists to look at, not
-    a container per row (see :func:`~drawlog.tables.writing._rarer_collections`), and a row group's columns are
-    ready to convert (see :func:`_array`).
-    """
+    """Rows of one table, kept as tuples and written a row group at a time."""
 
     def __init__(self, path: Path, schema: pa.Schema, rows_per_group: int = ROWS_PER_GROUP,
                  arrow: bool = False, background: WriterThread | None = None) -> None:
@@ -214,40 +209,30 @@ class TableSink:
         self.rows_per_group = rows_per_group
         #: Rows written so far.
         self.rows = 0
-        #: The pending rows' values, a list per column of the schema, and how many rows they are.
-        self.columns: list[list[Any]] = [[] for _ in schema]
-        self.pending = 0
+        self.pending: list[tuple[Any, ...]] = []
         #: About how many bytes of text the pending rows hold (as :meth:`add` is told).
         self.pending_bytes = 0
-        self._types = [field.type for field in schema]
         self._writer = open_writer(path, schema, arrow)
         self._submit = background.submit if background is not None else _run_now
 
     def add(self, row: tuple[Any, ...], size: int = 0) -> None:
         """Append one row, its values in the order of the schema's columns; ``size``: about the bytes of its text."""
-        columns = self.columns
-        for index in range(len(columns)):
-            columns[index].append(row[index])
-        self.pending += 1
+        self.pending.append(row)
         self.pending_bytes += size
-        if self.pending >= self.rows_per_group or self.pending_bytes >= BYTES_PER_GROUP:
+        if len(self.pending) >= self.rows_per_group or self.pending_bytes >= BYTES_PER_GROUP:
             self.flush()
-
-    def take(self) -> list[list[Any]]:
-        """The pending rows' columns, counted as written and no longer pending (for a :meth:`flush`)."""
-        columns = self.columns
-        self.rows += self.pending
-        self.columns = [[] for _ in columns]
-        self.pending = 0
-        self.pending_bytes = 0
-        return columns
 
     def flush(self) -> None:
         """Write the pending rows as one row group."""
-        if self.pending:
-            arrays = [_array(column, field_type) for column, field_type in zip(self.take(), self._types)]
+        rows = self.pending
+        if rows:
+            columns = _columns_of(rows, len(self.schema))
+            arrays = [_array(column, field.type) for column, field in zip(columns, self.schema)]
             table = pa.Table.from_arrays(arrays, schema=self.schema)
             self._submit(lambda: self._writer.write(table))
+            self.rows += len(rows)
+            self.pending = []
+            self.pending_bytes = 0
 
     def close(self) -> None:
         """Write what is left and close the file."""
@@ -260,9 +245,10 @@ class DealSink(TableSink):
 
     def flush(self) -> None:
         """Write the pending rows as one row group (the tiles column built with Arrow compute, not per tile)."""
-        if not self.pending:
+        rows = self.pending
+        if not rows:
             return
-        columns = self.take()
+        columns = _columns_of(rows, len(self.schema))
         arrays = []
         for column, field in zip(columns, self.schema):
             if field.name == "tiles":  # (one flat array of ids and the offsets: no Python list converted per row)
@@ -277,6 +263,9 @@ class DealSink(TableSink):
                 arrays.append(pa.array(column, type=field.type))
         table = pa.Table.from_arrays(arrays, schema=self.schema)
         self._submit(lambda: self._writer.write(table))
+        self.rows += len(rows)
+        self.pending = []
+        self.pending_bytes = 0
 
 
 def _text_values(values: Sequence[Any]) -> Any:
