@@ -174,9 +174,9 @@ def _array(column: list[Any], field_type: Any) -> Any:
 
     The cheap cases first (measured on the rounds and players of the 300,000-event Draw log, compiled):
     a column of one value over the row group (``file``, ``variant``, null ``tournament``...) is repeated in C,
-    not converted per row (about 30 ns a row saved); integers go through ``array.array`` (about 25 → 16–20 ns a value);
-    tile ids through one ``take`` (70 → 5 ns a value). Anything else, or a value these refuse (a null, an
-    integer out of range), goes the ordinary way, with its ordinary error.
+    not converted per row (about 30 ns a row saved); integers go through ``array.array`` (about 25 → 16–20 ns
+    a value); tile ids through one ``take`` (70 → 5 ns a value). Anything else, or a value these refuse (a
+    null, an integer out of range), goes the ordinary way, with its ordinary error.
     """
     count = len(column)
     first = column[0]
