@@ -44,7 +44,6 @@ from .shuffle import NO_CHECK, DealCheck, check_logged_deal
 from .sinks import (
     DOWN_END,
     DRAW_CODE,
-    HALVES,
     LEFT_END,
     NO_END,
     NO_PIP,
@@ -291,32 +290,35 @@ class StatsRecorder(Observer):
         names = match.names
         match_id, number = table.id, state.number
         tournament, table_name, file, path = notes.tournament, notes.table_name, notes.file, notes.path
+        variant, size = notes.variant, notes.text_bytes
+        # Each value read once, not once a seat (an attribute of the score, a named tuple, is a lookup by name).
+        points, play_points, end_points, pips = score.points, score.play_points, score.end_points, score.pips
+        plays, draws, voluntary, passes = tally.plays, tally.draws, tally.voluntary, tally.passes
+        reason, opener, hands, scores = state.reason, state.opener, state.hands, match.scores
         winner_seat = score.winner
         opening = tally.opening
-        variant = notes.variant
         check = tally.check
         spinner = state.tableau.spinner if isinstance(state, FivesRound) else -1
-        self._rounds.add((
-            match_id, number, tournament, table_name, file, path, variant, names[state.opener], state.reason,
+        self._rounds.add((  # (the tiles as ids: see TableSink)
+            match_id, number, tournament, table_name, file, path, variant, names[opener], reason,
             names[winner_seat] if winner_seat is not None else None,
-            score.points[winner_seat] if winner_seat is not None else 0, state.stock_left,
-            sum(tally.plays), sum(tally.draws), sum(tally.passes), sum(tally.voluntary),
-            HALVES[opening] if opening >= 0 else None, is_double(opening) if opening >= 0 else None,
-            HALVES[spinner] if spinner >= 0 else None, claim.reason if claim is not None else None,
+            points[winner_seat] if winner_seat is not None else 0, state.stock_left,
+            sum(plays), sum(draws), sum(passes), sum(voluntary),
+            opening if opening >= 0 else TILE_COUNT, is_double(opening) if opening >= 0 else None,
+            spinner if spinner >= 0 else TILE_COUNT, claim.reason if claim is not None else None,
             claim.winner if claim is not None else None, claim is not None, tally.line,
             check.doubles, check.expected, check.doubles_p, check.suits_chi2, check.suits_p,
-        ), notes.text_bytes)
+        ), size)
         claimed = claim.points if claim is not None else None
         players = self._players
         for seat in range(len(names)):
             name = names[seat]
             players.add((
-                match_id, number, name, seat, tournament, table_name, file, path, variant, score.points[seat],
-                score.play_points[seat], score.end_points[seat], match.scores[seat], score.pips[seat],
-                tile_count(state.hands[seat]), tally.plays[seat], tally.draws[seat], tally.voluntary[seat],
-                tally.passes[seat], winner_seat == seat,
-                state.opener == seat, claimed.get(name, 0) if claimed is not None else None, state.reason,
-            ), notes.text_bytes + len(name))
+                match_id, number, name, seat, tournament, table_name, file, path, variant, points[seat],
+                play_points[seat], end_points[seat], scores[seat], pips[seat], tile_count(hands[seat]),
+                plays[seat], draws[seat], voluntary[seat], passes[seat], winner_seat == seat, opener == seat,
+                claimed.get(name, 0) if claimed is not None else None, reason,
+            ), size + len(name))
 
     def match_ended(self, table: Table, claim: MatchEnd | None, line: int) -> None:
         notes = self._matches.pop(table.id)
