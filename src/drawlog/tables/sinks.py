@@ -49,7 +49,10 @@ TEXT: Final = pa.dictionary(pa.int32(), pa.string())
 #: delta-encoded, and min/max statistics only on the columns a row group holds few values of (a
 #: filter on them skips row groups; every row group has every player, action and tile). Measured on
 #: the 1M-event benchmark log: 0.17 s and 3.2 MB against 0.27 s and 5.8 MB with pyarrow's defaults.
+#: Compressed with Snappy, not zstd: 13 % less CPU to write them (58 ms against 68 ms on the 300,000-event Draw
+#: log), for a file 36 % larger (1.14 MB against 0.84 MB; the other tables stay zstd, where it bought ~1 ms).
 MOVE_PARQUET: Final[dict[str, Any]] = {
+    "compression": "snappy",
     "use_dictionary": ["match", "player", "action", "tile.list.element", "placed_end", "faults.list.element",
                        "tournament", "table_name", "file", "path", "variant", "left_end", "right_end", "up_end",
                        "down_end", "stock_left", "hand_size", "points"],
@@ -118,8 +121,8 @@ def open_writer(path: Path, schema: pa.Schema, arrow: bool = False, options: dic
     if arrow:
         return pa.ipc.new_stream(str(path), schema)
     store_schema = not any(field.type == TEXT for field in schema)
-    return pq.ParquetWriter(path, schema, compression="zstd", store_schema=store_schema,
-                            **{**parquet_options(schema), **(options or {})})
+    return pq.ParquetWriter(path, schema, store_schema=store_schema,
+                            **{"compression": "zstd", **parquet_options(schema), **(options or {})})
 
 
 class WriterThread:
