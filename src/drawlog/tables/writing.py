@@ -28,7 +28,8 @@ def write_in_one_process(inputs: Iterable[Source | InputError], folder: Path, va
                          watch: Callable[[StatsRecorder, Violation], None] | None = None,
                          ended: list[tuple[str, str | None, str | None, str]] | None = None,
                          ) -> tuple[Summary, dict[str, int]]:
-    """Replay ``inputs`` once, writing the tables into ``folder``; ``threaded``: encode in a writer thread.
+    """Replay ``inputs`` once, writing the tables into ``folder``; ``threaded``: encode in a writer thread
+    (when this process may run on more than one CPU).
 
     ``watch`` sees each violation just before the recorder adds it to the violations table.
     ``ended``: the keys of matches lately ended by inputs read before (see
@@ -36,7 +37,9 @@ def write_in_one_process(inputs: Iterable[Source | InputError], folder: Path, va
     """
     with _system_memory_pool(), _rarer_collections():
         suffix = "arrow" if arrow else "parquet"
-        background = WriterThread() if threaded else None
+        # On one CPU the thread cannot run beside the replay, only take turns with it: inline, a stats run took
+        # 3 % less CPU and 5 % less time (taskset -c 0, 300,000-event Draw log, 11 pairs).
+        background = WriterThread() if threaded and _cpus() > 1 else None
         kinds: dict[str, Any] = {"moves": MoveSink, "deals": DealSink}
         sinks = {name: kinds.get(name, TableSink)(folder / f"{name}.{suffix}", schema, rows_per_group, arrow,
                                                   background)
@@ -63,6 +66,14 @@ def write_in_one_process(inputs: Iterable[Source | InputError], folder: Path, va
                 for sink in sinks.values():
                     sink.close()
     return validator.summary, {name: sink.rows for name, sink in sinks.items()}
+
+
+def _cpus() -> int:
+    """How many CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # (no affinity on macOS and Windows)
+        return os.cpu_count() or 1
 
 
 @contextmanager
