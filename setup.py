@@ -18,7 +18,7 @@ from setuptools.command.build_ext import build_ext
 #: runs spend their time.
 COMPILED = ["errors", "engine/tiles", "engine/line", "engine/tableau", "engine/scoring", "engine/rounds",
             "engine/allfives", "engine/profiles", "engine/claims", "engine/match", "check/seen", "check/table", "check/replay",
-            "tables/sinks", "tables/stats", "tables/shuffle",
+            "tables/writers", "tables/sinks", "tables/move_sink", "tables/stats", "tables/shuffle",
             "analysis/actions", "analysis/sampler", "analysis/rollout", "analysis/equity"]
 
 

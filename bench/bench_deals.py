@@ -25,7 +25,8 @@ from drawlog.engine.rounds import Round
 from drawlog.engine.tiles import tile_id
 from drawlog.log.events import AnyEvent
 from drawlog.tables import stats
-from drawlog.tables.sinks import DealSink, MoveSink, TableSink
+from drawlog.tables.move_sink import MoveSink
+from drawlog.tables.sinks import DealSink, TableSink
 
 
 def _starts(path: Path) -> list[tuple[Any, int, Round, Any]]:

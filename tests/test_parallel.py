@@ -265,7 +265,7 @@ def test_an_interrupted_writer_thread_finishes_its_row_groups_before_the_files_c
     import threading
     import time
 
-    from drawlog.tables.sinks import WriterThread
+    from drawlog.tables.writers import WriterThread
 
     class Interrupted(Exception):
         pass

@@ -376,7 +376,7 @@ def test_the_writer_thread_writes_the_same_tables_as_the_replay_thread(corpus, t
 
 
 def test_writer_thread_runs_jobs_in_order_and_hands_back_the_first_error():
-    from drawlog.tables.sinks import WriterThread
+    from drawlog.tables.writers import WriterThread
 
     done: list[int] = []
     writer = WriterThread(backlog=1)
@@ -485,7 +485,7 @@ def test_a_round_of_over_65535_moves_keeps_its_plies(tmp_path: Path):
 
 
 def test_a_context_index_too_large_to_pack_is_kept_aside(tmp_path: Path):
-    from drawlog.tables.sinks import CONTEXT_MAX, MoveSink
+    from drawlog.tables.move_sink import CONTEXT_MAX, MoveSink
     from drawlog.tables.stats import SCHEMAS
 
     sink = MoveSink(tmp_path / "moves.parquet", SCHEMAS["moves"])
@@ -500,7 +500,7 @@ def test_a_context_index_too_large_to_pack_is_kept_aside(tmp_path: Path):
 
 
 def test_points_claims_and_lines_too_large_to_pack_are_kept_aside(tmp_path: Path):
-    from drawlog.tables.sinks import LINE_MAX, POINTS_MAX, MoveSink
+    from drawlog.tables.move_sink import LINE_MAX, POINTS_MAX, MoveSink
     from drawlog.tables.stats import SCHEMAS
 
     sink = MoveSink(tmp_path / "moves.parquet", SCHEMAS["moves"])

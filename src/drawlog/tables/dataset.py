@@ -32,7 +32,6 @@ from .generations import current
 from .output import MANIFEST, OutputFolder
 from .partitions import write_partitioned
 from .reading import TABLE_FORMAT, _table_format, open_local_tables, table_sources
-from .sinks import ROWS_PER_GROUP
 from .stats import MATCH_KEYS, TABLES, WRITE_SCHEMAS
 from .storage import (
     check_remote_out,
@@ -44,6 +43,7 @@ from .storage import (
     target,
     upload,
 )
+from .writers import ROWS_PER_GROUP
 from .writing import write_in_one_process
 
 __all__ = ["MANIFEST", "PARTITION_KEYS", "TABLE_CHANGES", "TABLE_FORMAT", "OutputError", "open_tables",

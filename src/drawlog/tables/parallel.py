@@ -40,8 +40,9 @@ from ..check.validator import Validator
 from ..check.violations import Summary, Violation
 from ..errors import InputError
 from ..log.reader import Source, printable
-from .sinks import MOVE_PARQUET, ROWS_PER_GROUP, WriterThread, open_writer
+from .move_sink import MOVE_PARQUET
 from .stats import ENDED_KEPT, SCHEMAS, WRITE_SCHEMAS, StatsRecorder
+from .writers import ROWS_PER_GROUP, WriterThread, open_writer
 from .writing import InputTracker, write_in_one_process
 
 #: Each input's share of a part's summary, in the part's folder (msgpack).

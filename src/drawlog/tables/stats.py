@@ -40,8 +40,7 @@ from ..log.reader import STDIN
 from ..log.remote import is_url
 from .meta import bots_of
 from .meta import text as _text
-from .shuffle import NO_CHECK, DealCheck, check_logged_deal
-from .sinks import (
+from .move_sink import (
     DOWN_END,
     DRAW_CODE,
     LEFT_END,
@@ -51,11 +50,11 @@ from .sinks import (
     PLAY_CODE,
     RIGHT_END,
     UP_END,
-    DealSink,
     MoveSink,
-    TableSink,
-    text_as_dictionary,
 )
+from .shuffle import NO_CHECK, DealCheck, check_logged_deal
+from .sinks import DealSink, TableSink
+from .writers import text_as_dictionary
 
 #: Columns copied from the match into every table, so each can be partitioned by them.
 MATCH_KEYS = ("tournament", "table_name")

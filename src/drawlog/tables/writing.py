@@ -19,8 +19,10 @@ from ..check.validator import Validator
 from ..check.violations import Summary, Violation
 from ..errors import InputError
 from ..log.sources import Source
-from .sinks import ROWS_PER_GROUP, DealSink, MoveSink, TableSink, WriterThread
+from .move_sink import MoveSink
+from .sinks import DealSink, TableSink
 from .stats import SCHEMAS, StatsRecorder
+from .writers import ROWS_PER_GROUP, WriterThread
 
 
 def write_in_one_process(inputs: Iterable[Source | InputError], folder: Path, validator: Validator,
