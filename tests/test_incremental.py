@@ -147,35 +147,6 @@ def test_a_file_rewritten_in_the_same_clock_tick_is_hashed_again(league: Path, t
     assert "d2-z" in tables(out)["matches"]["match"].to_list()
 
 
-def test_the_hash_taken_as_the_replay_reads_is_the_files(league: Path, tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch):
-    """One process hashes each input as it reads it (gzip and zstd as stored); one it stopped reading early (binary
-    data) is read again for it."""
-    import gzip
-
-    import zstandard
-
-    from drawlog.tables import incremental
-    from drawlog.tables.incremental import content_hash
-
-    read_again = []
-    monkeypatch.setattr(incremental, "content_hash", lambda path: read_again.append(path) or content_hash(path))
-
-    day = (league / "day-1.jsonl").read_bytes()
-    (league / "day-1.jsonl").unlink()
-    (league / "day-1.jsonl.gz").write_bytes(gzip.compress(day))
-    (league / "day-2.jsonl.zst").write_bytes(zstandard.ZstdCompressor().compress((league / "day-2.jsonl").read_bytes()))
-    (league / "day-2.jsonl").unlink()
-    binary = league / "day-9.jsonl"
-    binary.write_bytes(b"\x00\n" + b"{}\n" * 100_000)  # refused after its first read (F007)
-    write_tables([league], tmp_path / "stats")
-    assert read_again == [str(binary.resolve())]
-    index = read_index(tmp_path / "stats")
-    assert index is not None and len(index.inputs) == 6
-    for note in index.inputs:
-        assert note.hash == content_hash(note.path) and note.hash.startswith("sha1:")
-
-
 def test_a_file_gone_has_its_rows_dropped(league: Path, tmp_path: Path):
     out = tmp_path / "stats"
     write_tables([league], out)

@@ -361,32 +361,12 @@ def _chunks(source: Source, on_ratio: Callable[[int], None] | None = None,
         raise InputError(source.name, f"cannot open: {error.strerror or error}") from None
     with raw:
         name = source.path.name.lower()
-        stream: Any = raw if source.digest is None else _Digested(raw, source.digest)
         if name.endswith((".gz", ".zst")):  # (a FIFO so named too: nothing here seeks)
-            yield from decompressed(stream, "gzip" if name.endswith(".gz") else "zstd", source.name, on_ratio,
-                                    inflated)
+            yield from decompressed(raw, "gzip" if name.endswith(".gz") else "zstd", source.name, on_ratio, inflated)
         elif not stat.S_ISREG(os.fstat(raw.fileno()).st_mode):  # a pipe: named by number, not by its data
             yield from _sniffed(raw, source.name, on_ratio, inflated)
         else:
-            yield from read_all(stream)
-
-
-class _Digested:
-    """A file read through, each piece read fed to ``digest`` (see :attr:`Source.digest`)."""
-
-    def __init__(self, stream: BinaryIO, digest: Any) -> None:
-        self._stream = stream
-        self._digest = digest
-
-    def read(self, size: int = -1) -> bytes:
-        data = self._stream.read(size)
-        self._digest.update(data)
-        return data
-
-    def read1(self, size: int = -1) -> bytes:
-        data = self._stream.read1(size)  # type: ignore[attr-defined]
-        self._digest.update(data)
-        return data
+            yield from read_all(raw)
 
 
 def _standard_input(name: str, on_ratio: Callable[[int], None] | None = None,

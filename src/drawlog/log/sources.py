@@ -6,9 +6,8 @@ The piece that :mod:`drawlog.log.reader` (local files, standard input) and
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 LOG_SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst")
 STDIN = "-"
@@ -21,9 +20,6 @@ class Source:
     name: str
     path: Path | None = None
     url: str | None = None
-    #: Given (an object with ``update(bytes)``), it is fed a local file's bytes as they are read, as stored
-    #: (compressed or not): ``stats`` takes the input's content hash so, not by reading it again.
-    digest: Any = field(default=None, compare=False, repr=False)
 
 
 def is_log_name(name: str) -> bool:

@@ -133,10 +133,9 @@ def write_tables(
         _fill_empty(staging, plan.generation)
         if plan.indexed:
             notes = list(plan.kept)
-            digests = plan.digests or [None] * len(plan.replay)
-            for item, stats, read, (share, starts) in zip(plan.replay, plan.stats, digests, shares):
+            for item, stats, (share, starts) in zip(plan.replay, plan.stats, shares):
                 item_file, item_path = incremental.identity(item) or ("", "")
-                found = incremental.hashed(stats, read)
+                found = incremental.hashed(stats)
                 size, mtime, checked, digest = found[2:] if found is not None else (-1, -1, 0, "")
                 notes.append(incremental.InputNote(
                     file=item_file, path=item_path, size=size, mtime_ns=mtime, checked_ns=checked, hash=digest,
@@ -159,7 +158,6 @@ def _replay(plan: Any, flat: Path, validator: Validator, jobs: int, rows_per_gro
             seen: dict[str, tuple[str, int]] | None, ended: list[Any] | None,
             shares: list[tuple[Summary, dict[str, int]]]) -> Summary:
     """Replay the plan's inputs into ``flat`` (going on from ``seen`` and ``ended``); each input's share noted."""
-    from . import incremental
     from .writing import InputTracker
 
     inputs = plan.replay
@@ -174,9 +172,6 @@ def _replay(plan: Any, flat: Path, validator: Validator, jobs: int, rows_per_gro
     if done is None:
         if seen:
             validator.replay.started_before(seen)
-        if plan.indexed:  # each input hashed as it is read, not read again for it
-            pairs = [incremental.with_digest(item) for item in inputs]
-            inputs, plan.digests = [item for item, _ in pairs], [digest for _, digest in pairs]
         tracker = InputTracker(validator) if plan.indexed else None
         done = write_in_one_process(tracker.inputs(inputs) if tracker is not None else inputs, flat, validator,
                                     rows_per_group=rows_per_group, ended=ended)

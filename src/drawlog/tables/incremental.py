@@ -26,7 +26,6 @@ drawlog, table format, ``--partition-by`` or set of checking options, or on
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import os
@@ -86,9 +85,6 @@ class Plan:
     replay: list[Source | InputError] = field(default_factory=list)
     #: Each replayed input's stat and hash, by position in ``replay`` (None: not a local file).
     stats: list[tuple[str, str, int, int, int, str] | None] = field(default_factory=list)
-    #: Each replayed input's :class:`Digest`, by position in ``replay``, when the replay fed one (a replay in one
-    #: process: the workers of a parallel one read their own copies).
-    digests: list[Digest | None] = field(default_factory=list)
     #: Inputs of the index no longer given.
     dropped: int = 0
     #: Generations of the old folder whose files are carried over whole, and the one shared with replayed inputs.
@@ -142,36 +138,6 @@ def content_hash(path: str) -> str:
         while chunk := source.read(_CHUNK):
             digest.update(chunk)
     return f"sha1:{digest.hexdigest()}"
-
-
-class Digest:
-    """An input's :func:`content_hash` taken as the replay reads it (:attr:`~drawlog.log.sources.Source.digest`),
-    and how many bytes it was fed.
-
-    Reading the file a second time to hash it cost 4 ms of the 15 ms its hash takes for a log of 22 MB.
-    """
-
-    def __init__(self) -> None:
-        self._sha1 = hashlib.sha1(usedforsecurity=False)
-        #: Bytes fed so far.
-        self.size = 0
-
-    def update(self, data: bytes) -> None:
-        """Feed the next bytes of the file."""
-        self._sha1.update(data)
-        self.size += len(data)
-
-    def hexdigest(self) -> str:
-        """The digest, as :func:`content_hash` gives it."""
-        return f"sha1:{self._sha1.hexdigest()}"
-
-
-def with_digest(item: Source | InputError) -> tuple[Source | InputError, Digest | None]:
-    """``item`` with a :class:`Digest` fed as it is read, when it is a local file (and the digest, or None)."""
-    if isinstance(item, InputError) or identity(item) is None:
-        return item, None
-    digest = Digest()
-    return dataclasses.replace(item, digest=digest), digest
 
 
 def identity(item: Source | InputError) -> tuple[str, str] | None:
@@ -248,14 +214,12 @@ def _ignored(ignored: Any, file: str) -> list[str]:
     return sorted(ignored(file)) if ignored is not None else []
 
 
-def hashed(stats: tuple[str, str, int, int, int, str] | None,
-           read: Digest | None = None) -> tuple[str, str, int, int, int, str] | None:
-    """``stats`` with the file's content hash filled in: ``read``'s, when the replay read the whole file once
-    through it, else the file's read again."""
+def hashed(stats: tuple[str, str, int, int, int, str] | None) -> tuple[str, str, int, int, int, str] | None:
+    """``stats`` with the file's content hash filled in."""
     if stats is None:
         return None
     try:
-        digest = read.hexdigest() if read is not None and read.size == stats[2] else content_hash(stats[1])
+        digest = content_hash(stats[1])
         status = os.stat(stats[1])
     except OSError:
         return None
