@@ -41,7 +41,7 @@ FILES = 8
 @pytest.fixture(scope="module")
 def client():
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                           dashboard_address=None)
+                           dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
     with Client(cluster) as connected:
         yield connected
     cluster.close()

@@ -223,7 +223,8 @@ def test_a_cluster_writes_the_same_layout_and_a_local_run_takes_it_over(tmp_path
         (logs / f"{index}.jsonl").write_bytes(b"".join(match_lines(f"m{index}", seed=index)))
     local, remote = tmp_path / "local", tmp_path / "cluster"
     write_tables([logs], local)
-    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None)
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None,
+                                       scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})  # (not port 8787)
     try:
         with distributed.Client(cluster) as client:
             drawlog.write_stats([str(logs)], remote, cluster=client)
