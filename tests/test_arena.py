@@ -51,8 +51,10 @@ def _results(logdir: Path) -> list[Result]:
 
 
 def _children() -> list[tuple[int, str]]:
-    """Processes whose parent is this one (zombies included), and any process still running a test bot."""
-    found = []
+    """Processes whose parent is this one (zombies included), and any test bot still running, unless it belongs to
+    another pytest-xdist worker (an arena that another worker runs at the same time): a bot descending from this
+    process, or orphaned (its parent gone), is this test's."""
+    processes: dict[int, tuple[int, str, str]] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -62,12 +64,30 @@ def _children() -> list[tuple[int, str]]:
         except OSError:
             continue
         fields = stat.rsplit(")", 1)[1].split()
-        state, parent = fields[0], int(fields[1])
+        processes[int(entry.name)] = (int(fields[1]), fields[0], command)
+    found = []
+    for pid, (parent, state, command) in processes.items():
         if "multiprocessing.resource_tracker" in command:  # (started by an earlier test's process pool, not a bot)
             continue
-        if parent == os.getpid() or str(BOTS) in command:
-            found.append((int(entry.name), f"{state} {command}"))
+        if parent == os.getpid() or (str(BOTS) in command and not _another_workers(pid, processes)):
+            found.append((pid, f"{state} {command}"))
     return found
+
+
+def _another_workers(pid: int, processes: dict[int, tuple[int, str, str]]) -> bool:
+    """Whether process ``pid`` descends from another pytest-xdist worker: a process other than this one started
+    by the very command line that started this one (execnet starts every worker alike)."""
+    me = os.getpid()
+    mine = processes.get(me, (0, "", ""))[2]
+    seen = set()
+    while pid in processes and pid not in seen:
+        seen.add(pid)
+        pid = processes[pid][0]
+        if pid == me:
+            return False
+        if pid in processes and processes[pid][2] == mine:
+            return True
+    return False
 
 
 def _program(script: Path) -> tuple[str, ...]:
