@@ -109,7 +109,6 @@ def test_jobs_and_cluster_are_one_or_the_other() -> None:
     assert result.exit_code == 2 and "give local:N or a scheduler's address" in result.output
 
 
-@pytest.mark.xdist_group("dask-scheduler")  # (binds port 8787: see tests/test_cluster.py)
 def test_cluster_gives_the_tables_of_one_process(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     logs = LOGS[:2]

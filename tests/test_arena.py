@@ -22,9 +22,6 @@ BOTS = ROOT / "tests" / "bots"
 EXAMPLES = ROOT / "examples" / "bots"
 ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
 
-#: Under pytest-xdist these tests run in one worker, one after the other: "no bot left running" looks for any
-#: process running a script of tests/bots, which another worker's arena test would be running.
-pytestmark = pytest.mark.xdist_group("arena-bots")
 
 #: Each misbehaving bot and the forfeit it must get.
 MISBEHAVING = {

@@ -30,11 +30,6 @@ from drawlog.play.simulate import SimulationOptions, Simulator, encode_events, i
 from drawlog.tables.cluster import validate_on_cluster
 from drawlog.views.progress import ValidateProgress
 
-#: Under pytest-xdist the tests that start a Dask scheduler run in one worker, one after the other: a scheduler
-#: binds its HTTP server to port 8787 even without a dashboard, and one started while another holds the port warns
-#: on standard error (which the one-line checks of a --cluster run's errors would see).
-pytestmark = pytest.mark.xdist_group("dask-scheduler")
-
 FILES = 8
 
 

@@ -20,11 +20,7 @@ import pytest
 from shared_logs import sample_lines
 
 pytest.importorskip("distributed")
-#: Under pytest-xdist the tests that start a Dask scheduler run in one worker, one after the other: a scheduler
-#: binds its HTTP server to port 8787 even without a dashboard, and one started while another holds the port warns
-#: on standard error (which the one-line checks of a --cluster run's errors would see).
-pytestmark = [pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="finds the workers in Linux's /proc"),
-              pytest.mark.xdist_group("dask-scheduler")]
+pytestmark = pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="finds the workers in Linux's /proc")
 
 COMMAND = [sys.executable, "-c", "from drawlog.cli import main; main()"]
 

@@ -212,7 +212,6 @@ def test_every_writer_gives_one_layout_read_by_scanning_the_table_folder(tmp_pat
         assert one.equals(read["parted"][table].select(one.columns).sort(key, nulls_last=True)), table
 
 
-@pytest.mark.xdist_group("dask-scheduler")  # (binds port 8787: see tests/test_cluster.py)
 def test_a_cluster_writes_the_same_layout_and_a_local_run_takes_it_over(tmp_path: Path):
     distributed = pytest.importorskip("distributed")
     import drawlog
