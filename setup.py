@@ -17,8 +17,9 @@ from setuptools.command.build_ext import build_ext
 #: The modules compiled: the rules engine, the replay, the statistics recorder and the analysis's rollouts, where
 #: runs spend their time.
 COMPILED = ["errors", "engine/tiles", "engine/line", "engine/tableau", "engine/scoring", "engine/rounds",
-            "engine/allfives", "engine/profiles", "engine/claims", "engine/match", "check/seen", "check/table", "check/replay",
-            "tables/writers", "tables/sinks", "tables/move_sink", "tables/stats", "tables/shuffle",
+            "engine/allfives", "engine/profiles", "engine/claims", "engine/match", "check/seen", "check/table",
+            "check/observer", "check/bookkeeping", "check/replay", "tables/writers", "tables/sinks", "tables/move_sink",
+            "tables/stats_rows", "tables/stats", "tables/shuffle",
             "analysis/actions", "analysis/sampler", "analysis/rollout", "analysis/equity"]
 
 

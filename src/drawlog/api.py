@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .analysis.defaults import DEFAULT_SAMPLES
-from .check.replay import MAX_OPEN_MATCHES
+from .check.limits import MAX_OPEN_MATCHES
 from .check.rules import select_codes
 from .check.validator import Validator, as_path_list
 from .check.violations import MAX_PER_MATCH, Summary, Violation

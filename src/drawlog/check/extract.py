@@ -40,7 +40,7 @@ from ..log.ids import bounded_id, bounded_ids
 from ..log.kept import kept_to_read_again
 from ..log.reader import LongLine, Source, read_blocks
 from .filters import Account, Criteria, MatchFacts
-from .replay import Observer
+from .observer import Observer
 from .table import Table
 from .validator import Validator
 from .violations import Violation

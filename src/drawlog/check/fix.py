@@ -4,7 +4,7 @@ The claims are what a log says of results, never the moves: a ``round_end``'s
 ``winner``, ``points`` and revealed ``hands`` (R302, R303, R304), a
 ``match_end``'s ``scores`` and ``winner`` (R306), and an All Fives ``play``'s
 ``points`` (R308). :func:`fix_lines` replays the log with an
-:class:`~drawlog.check.replay.Observer` that notes, on each claim's line, what
+:class:`~drawlog.check.observer.Observer` that notes, on each claim's line, what
 the replay gives instead; each such line is rewritten in place (the other
 fields, their order and spacing, kept: only the values of the wrong fields are
 replaced), every other line is left byte for byte. The fixed log is replayed
@@ -30,7 +30,7 @@ from ..log.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd
 from ..log.ids import MAX_ID, bounded_id
 from ..log.reader import BOM, LongLine, Source, read_blocks
 from ..log.rewrite import Unreadable, field_spans, rewrite
-from .replay import Observer
+from .observer import Observer
 from .rules import SEVERITY, WARNING
 from .table import Table
 from .validator import Validator

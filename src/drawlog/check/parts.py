@@ -36,10 +36,12 @@ import msgspec
 
 from ..errors import InputError
 from ..log.reader import Source, printable
+from .bookkeeping import ENDED, NOT_STARTED
+from .limits import MAX_OPEN_MATCHES
 from .pool import ProgressSender
-from .replay import ENDED, MAX_OPEN_MATCHES, NOT_STARTED, second_start
-from .table import Table
+from .replay import second_start
 from .rules import SEVERITY, WARNING
+from .table import Table
 from .validator import Validator
 from .violations import MAX_PER_LINE, MAX_PER_MATCH, Summary, Violation
 

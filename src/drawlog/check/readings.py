@@ -37,7 +37,7 @@ from .table import Table
 
 
 class Replay(Protocol):
-    """What a reading asks of :class:`~drawlog.check.replay.Replay` (a protocol: that module imports this one)."""
+    """What a reading asks of :class:`~drawlog.check.replay.Replay` (a protocol: it and its base import this module)."""
 
     def apply_move(self, table: Table, event: Any, line: int, kind: int, may_hold: bool) -> None:
         """Replay a held move of ``table``'s match."""

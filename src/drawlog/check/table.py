@@ -1,6 +1,7 @@
 """An open match of a replay: the engine's state plus what the log format adds (seq, lines, follow-ons).
 
-:class:`~drawlog.check.replay.Replay` keeps one :class:`Table` per match open;
+:class:`~drawlog.check.replay.Replay` keeps one :class:`Table` per match open
+(:class:`~drawlog.check.bookkeeping.ReplayBookkeeping`);
 the observers (:mod:`drawlog.tables.stats`, :mod:`drawlog.check.extract`) and
 the follow-on bookkeeping (:mod:`drawlog.check.follows`) read it.
 """
@@ -14,7 +15,7 @@ from ..engine.profiles import GameRules
 from ..engine.rounds import Round
 
 #: What an open match weighs before its id and names (measured: 1,000,000 matches, 50,000 of them open at a time;
-#: see :data:`~drawlog.check.replay.MAX_OPEN_BYTES`).
+#: see :data:`~drawlog.check.bookkeeping.MAX_OPEN_BYTES`).
 TABLE_BYTES: Final = 400
 
 

@@ -29,10 +29,11 @@ from ..log.reader import (
 )
 from .blocks import BLANK_RUN, as_blocks, blank_runs, decoded_block, split_text
 from .hints import json_kind, not_json_hint, shortened
+from .limits import MAX_OPEN_MATCHES
 from .readings import match_of_line
-from .replay import MAX_OPEN_MATCHES, Replay
-from .table import Table
+from .replay import Replay
 from .rules import SEVERITY
+from .table import Table
 from .violations import MAX_PER_LINE, MAX_PER_MATCH, Reporter, Summary, Violation
 
 _DECODER = msgspec.json.Decoder(AnyEvent)
@@ -52,7 +53,7 @@ class Validator:
     violations of one line and ``max_per_match`` of one match (None: no limit)
     are reported; the rest are counted in the summary (``suppressed_per_line``,
     ``suppressed``), never held. ``replay.observer``, when set, hears of every
-    match, round and move (see :class:`~drawlog.replay.Observer`).
+    match, round and move (see :class:`~drawlog.check.observer.Observer`).
     """
 
     def __init__(self, codes: Iterable[str] | None = None, max_per_match: int | None = MAX_PER_MATCH,

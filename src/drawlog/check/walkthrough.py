@@ -28,8 +28,8 @@ from ..log.events import Draw, Pass, Play, RoundStart
 from ..log.ids import bounded_id
 from ..log.reader import Source
 from .locate import match_ids, match_lines, numbered_blocks, split_location, what_is_at
+from .observer import Observer
 from .readings import settle
-from .replay import Observer
 from .table import Table
 from .validator import Validator
 from .violations import Violation

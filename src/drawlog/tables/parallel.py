@@ -24,6 +24,7 @@ import msgspec
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..check.bookkeeping import ENDED, NOT_STARTED
 from ..check.parts import (
     CrossFile,
     Part,
@@ -35,7 +36,6 @@ from ..check.parts import (
     fix_summary,
 )
 from ..check.pool import ProgressSender, plan_parts, worker_pool
-from ..check.replay import ENDED, NOT_STARTED
 from ..check.validator import Validator
 from ..check.violations import Summary, Violation
 from ..errors import InputError

@@ -1,6 +1,6 @@
 """Statistics tables from the validating replay: matches, rounds, players, moves, violations.
 
-:class:`StatsRecorder` is a replay :class:`~drawlog.replay.Observer`: it turns
+:class:`StatsRecorder` is a replay :class:`~drawlog.check.observer.Observer`: it turns
 each replayed match, round and move into rows, always from the recomputed
 state, never from the log's claims (those get their own ``claimed_*``
 columns). Draw and All Fives share the tables: ``variant`` names the game in
@@ -12,7 +12,9 @@ arms, null while closed, even when an early play started one), ``rounds.spinner`
 forfeits (format v1.2) names them in ``matches.forfeit`` (and why in
 ``forfeit_reason``); its ``winner`` is the forfeit's. Rows go to the
 sinks of :mod:`drawlog.sinks`, which write them to Parquet in row groups as
-the input streams, so memory does not grow with the input.
+the input streams, so memory does not grow with the input. What it keeps of each
+open match and round, and the deal, round, player and match rows built from
+that, are in :mod:`drawlog.tables.stats_rows`; the moves' rows are built here.
 """
 
 from __future__ import annotations
@@ -20,26 +22,22 @@ from __future__ import annotations
 import os
 from collections import OrderedDict
 from collections.abc import Callable
-from datetime import datetime
 from typing import Any, Final, cast
 
-import msgspec
 import pyarrow as pa
 from msgspec.structs import astuple
 
-from ..check.replay import MOVE_FIELDS, Observer
+from ..check.observer import Observer
+from ..check.replay import MOVE_FIELDS
 from ..check.table import Table
 from ..check.violations import Violation
 from ..engine.allfives import FivesRound
 from ..engine.rounds import Round
-from ..engine.tiles import TILE_COUNT, is_double, tile_count, tile_id
+from ..engine.tiles import TILE_COUNT, tile_count, tile_id
 from ..errors import Fault
-from ..log.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart, timestamp
-from ..log.ids import bounded_ids
+from ..log.events import Draw, MatchEnd, MatchStart, Pass, Play, RoundEnd, RoundStart
 from ..log.reader import STDIN
 from ..log.remote import is_url
-from .meta import bots_of
-from .meta import text as _text
 from .move_sink import (
     DOWN_END,
     DRAW_CODE,
@@ -52,8 +50,8 @@ from .move_sink import (
     UP_END,
     MoveSink,
 )
-from .shuffle import NO_CHECK, DealCheck, check_logged_deal
 from .sinks import DealSink, TableSink
+from .stats_rows import MatchNotes, RoundNotes, add_deal_rows, add_match_row, add_round_rows
 from .writers import text_as_dictionary
 
 #: Columns copied from the match into every table, so each can be partitioned by them.
@@ -120,8 +118,6 @@ SCHEMAS: dict[str, pa.Schema] = {
 TABLES = tuple(SCHEMAS)
 
 
-#: The bit set of the doubles.
-_DOUBLE_TILES: Final = sum(1 << tile for tile in range(TILE_COUNT) if is_double(tile))
 _DRAW: Final = Draw
 _PLAY: Final = Play
 #: A struct's fields as a tuple (see :data:`~drawlog.check.replay.MOVE_FIELDS`), and where a play's are in it.
@@ -134,54 +130,6 @@ _POINTS: Final = MOVE_FIELDS[Play].index("points")
 WRITE_SCHEMAS = {name: text_as_dictionary(schema) if name == "moves" else schema for name, schema in SCHEMAS.items()}
 
 
-class _MatchNotes:
-    """What the recorder keeps of an open match: its keys and the round in play."""
-
-    __slots__ = ("tournament", "table_name", "file", "path", "variant", "started_at", "player_names", "first_line",
-                 "round", "text_bytes", "meta", "bots", "bot_versions")
-
-    def __init__(self, event: MatchStart, file: str, path: str | None, line: int, replayed: bool = False) -> None:
-        meta = event.meta or {}
-        self.tournament = _text(meta.get("tournament"))
-        self.table_name = _text(meta.get("table"))
-        self.file = file
-        self.path = path
-        self.variant = event.variant
-        self.started_at = _timestamp(event.ts)
-        #: The players as logged, for a match not replayed (a replayed one has its match's names).
-        self.player_names: list[str] | None = list(bounded_ids(event.players)) if not replayed else None
-        self.first_line = line
-        self.round: _RoundNotes | None = None
-        #: ``meta`` whole, as JSON (None when the log has none), and the bots it names per seat.
-        self.meta = msgspec.json.encode(event.meta).decode() if event.meta is not None else None
-        self.bots, self.bot_versions = bots_of(meta, event.players)
-        #: About the bytes of text the match's keys (tournament, table) put on each of its rows and hold while kept.
-        self.text_bytes = 64 + len(self.tournament or "") + len(self.table_name or "")
-
-
-class _RoundNotes:
-    """Per-seat counts of the round in play (plays, draws, voluntary draws, passes) and its moves' context."""
-
-    __slots__ = ("plays", "draws", "voluntary", "passes", "opening", "ply", "line", "values", "context", "fives",
-                 "check")
-
-    def __init__(self, players: int, line: int, values: tuple[Any, ...] = (), fives: bool = False) -> None:
-        #: (match, round, tournament, table_name, file, names, variant, path): what the round's moves share.
-        self.values = values
-        self.context = -1
-        #: Whether the round is All Fives' (its moves score, and it has arms).
-        self.fives = fives
-        self.plays = [0] * players
-        self.draws = [0] * players
-        self.voluntary = [0] * players
-        self.passes = [0] * players
-        self.opening = -1  # the tile that opened the line, once one did
-        self.ply = 0
-        self.line = line
-        #: What the deal says of the shuffle (:mod:`drawlog.tables.shuffle`).
-        self.check = NO_CHECK
-
-
 class StatsRecorder(Observer):
     """Builds the six tables from a replay (set it as ``validator.replay.observer``)."""
 
@@ -192,9 +140,9 @@ class StatsRecorder(Observer):
         self._deals: DealSink = sinks["deals"]
         self._players: TableSink = sinks["players"]
         self._current_file = current_file  # the name of the input being read
-        self._matches: dict[str, _MatchNotes] = {}
+        self._matches: dict[str, MatchNotes] = {}
         #: Matches lately ended, for the keys of a violation reported after its match (F004 after match_end).
-        self._ended: OrderedDict[str, _MatchNotes] = OrderedDict()
+        self._ended: OrderedDict[str, MatchNotes] = OrderedDict()
         self._ended_bytes = 0
         self._paths: dict[str, str | None] = {}
 
@@ -209,24 +157,24 @@ class StatsRecorder(Observer):
 
     def match_started(self, table: Table, event: MatchStart, line: int) -> None:
         file = self._current_file()
-        notes = _MatchNotes(event, file, self.path_of(file), line, table.replayed)
+        notes = MatchNotes(event, file, self.path_of(file), line, table.replayed)
         self._matches[table.id] = notes
         table.observed = notes
 
     def round_started(self, table: Table, event: RoundStart, line: int) -> None:
-        notes: _MatchNotes = table.observed
+        notes: MatchNotes = table.observed
         state = table.round
         assert state is not None
         values = (table.id, state.number, notes.tournament, notes.table_name, notes.file, state.names,
                   notes.variant, notes.path)
-        tally = _RoundNotes(len(state.names), line, values, isinstance(state, FivesRound))
+        tally = RoundNotes(len(state.names), line, values, isinstance(state, FivesRound))
         tally.context = self._moves.context(values)
         notes.round = tally
-        tally.check = self._deal(table.id, state, event, line, notes)
+        tally.check = add_deal_rows(self._deals, table.id, state, event, line, notes)
 
     def moved(self, table: Table, state: Round, seat: int, event: Draw | Play | Pass, line: int,
               could_play: bool, faults: tuple[Fault, ...]) -> None:
-        notes: _MatchNotes = table.observed
+        notes: MatchNotes = table.observed
         tally = notes.round
         assert tally is not None
         tally.ply += 1
@@ -280,108 +228,14 @@ class StatsRecorder(Observer):
                     open_match.round.context = moves.context(open_match.round.values)
 
     def round_settled(self, table: Table, state: Round, claim: RoundEnd | None, line: int) -> None:
-        match = table.match
-        assert match is not None
-        notes: _MatchNotes = table.observed
-        tally = notes.round or _RoundNotes(match.players, line)
-        notes.round = None
-        score = state.score()
-        names = match.names
-        match_id, number = table.id, state.number
-        tournament, table_name, file, path = notes.tournament, notes.table_name, notes.file, notes.path
-        variant, size = notes.variant, notes.text_bytes
-        # Each value read once, not once a seat (an attribute of the score, a named tuple, is a lookup by name).
-        points, play_points, end_points, pips = score.points, score.play_points, score.end_points, score.pips
-        plays, draws, voluntary, passes = tally.plays, tally.draws, tally.voluntary, tally.passes
-        reason, opener, hands, scores = state.reason, state.opener, state.hands, match.scores
-        winner_seat = score.winner
-        opening = tally.opening
-        check = tally.check
-        spinner = state.tableau.spinner if isinstance(state, FivesRound) else -1
-        self._rounds.add((  # (the tiles as ids: see TableSink)
-            match_id, number, tournament, table_name, file, path, variant, names[opener], reason,
-            names[winner_seat] if winner_seat is not None else None,
-            points[winner_seat] if winner_seat is not None else 0, state.stock_left,
-            sum(plays), sum(draws), sum(passes), sum(voluntary),
-            opening if opening >= 0 else TILE_COUNT, is_double(opening) if opening >= 0 else None,
-            spinner if spinner >= 0 else TILE_COUNT, claim.reason if claim is not None else None,
-            claim.winner if claim is not None else None, claim is not None, tally.line,
-            check.doubles, check.expected, check.doubles_p, check.suits_chi2, check.suits_p,
-        ), size)
-        claimed = claim.points if claim is not None else None
-        players = self._players
-        for seat in range(len(names)):
-            name = names[seat]
-            players.add((
-                match_id, number, name, seat, tournament, table_name, file, path, variant, points[seat],
-                play_points[seat], end_points[seat], scores[seat], pips[seat], tile_count(hands[seat]),
-                plays[seat], draws[seat], voluntary[seat], passes[seat], winner_seat == seat, opener == seat,
-                claimed.get(name, 0) if claimed is not None else None, reason,
-            ), size + len(name))
+        add_round_rows(self._rounds, self._players, table, state, claim, line)
 
     def match_ended(self, table: Table, claim: MatchEnd | None, line: int) -> None:
         notes = self._matches.pop(table.id)
-        match = table.match
-        names = list(match.names) if match else notes.player_names or []
+        add_match_row(self.sinks["matches"], table, notes, claim, line)
         self._keep_ended(table.id, notes)
-        result = match.result if match is not None else None
-        complete = claim is not None
-        # A forfeit (v1.2) names a player of the match (one not playing is an R306, and no forfeit here).
-        forfeit = claim.forfeit if claim is not None else None
-        if forfeit is not None and forfeit.player not in names:
-            forfeit = None
-        # A winner (or a draw) only for a finished match: one the input cut short has neither.
-        winner = names[result.winner] if complete and result and result.winner is not None else None
-        self.sinks["matches"].add((
-            table.id, notes.tournament, notes.table_name, notes.file, notes.path, len(names), names,
-            match.target if match else None, match.rounds_started if match else 0, winner,
-            bool(complete and result and result.drawn), complete, bool(result and result.decided),
-            table.errors == 0, table.errors,
-            match is not None, notes.variant, notes.started_at, list(match.scores) if match else None,
-            claim.winner if claim else None, [claim.scores.get(name, 0) for name in names] if claim else None,
-            notes.first_line, line, forfeit.player if forfeit else None, forfeit.reason if forfeit else None,
-            notes.meta, notes.bots, notes.bot_versions,
-        ), notes.text_bytes + len(table.id) + sum(len(name) for name in names) + len(notes.meta or ""))
 
-    def _deal(self, match_id: str, state: Round, event: RoundStart, line: int, notes: _MatchNotes) -> DealCheck:
-        """Write the deal's rows (each hand, then the stock when logged); what it says of the shuffle."""
-        hands = event.hands
-        names = state.names
-        number = state.number
-        deals = self._deals
-        deals.round((match_id, number, line, notes.tournament, notes.table_name, notes.file, notes.path,
-                     notes.variant))
-        seats: list[int] = []
-        logged: list[list[tuple[int, int]]] = []
-        for seat in range(len(names)):
-            tiles = hands.get(names[seat])
-            if tiles is not None:
-                seats.append(seat)
-                logged.append(tiles)
-        ids = deals.tiles()
-        check = check_logged_deal(logged, ids, match_id, number)  # (the tiles' ids go on the rows: see DealSink)
-        size = notes.text_bytes
-        per_hand = check.per_hand
-        for index in range(len(seats)):
-            seat = seats[index]
-            name = names[seat]
-            deals.part(0, name, seat, per_hand[index], len(logged[index]), size + len(name))
-        stock = event.stock
-        if stock is not None:
-            order = state.stock_order  # the stock's ids (reversed) and set, the replay's, unless it found it wrong
-            if order is not None and len(order) == len(stock):
-                ids.extend(reversed(order))
-                doubles = tile_count(state.stock & _DOUBLE_TILES)
-            else:
-                start = len(ids)
-                ids.extend([tile_id(tile) for tile in stock])
-                doubles = 0
-                for index in range(start, len(ids)):
-                    doubles += is_double(ids[index])
-            deals.part(1, None, None, doubles, len(stock), size)
-        return check
-
-    def _keep_ended(self, match_id: str, notes: _MatchNotes) -> None:
+    def _keep_ended(self, match_id: str, notes: MatchNotes) -> None:
         """Keep the notes of a match just ended (an id ended again is the latest); the oldest go past the limits."""
         notes.player_names = None  # (an ended match's notes serve only its keys)
         ended = self._ended
@@ -403,7 +257,7 @@ class StatsRecorder(Observer):
         for match_id, tournament, table_name, variant in keys:
             start = MatchStart(match=match_id, players=[], variant=cast(Any, variant),
                                meta={"tournament": tournament, "table": table_name})
-            self._keep_ended(match_id, _MatchNotes(start, "", None, 0))
+            self._keep_ended(match_id, MatchNotes(start, "", None, 0))
 
     # -- violations ---------------------------------------------------------------
 
@@ -426,9 +280,3 @@ def _pip(value: int | None) -> int:
     """An open end's value as a move packs it (NO_PIP: none)."""
     return NO_PIP if value is None else value
 
-
-def _timestamp(value: datetime | str | None) -> datetime | None:
-    """A ``ts`` as decoded (a ``datetime``), or as a string given to the API (read as the decoder reads it), or None."""
-    if value is None or isinstance(value, datetime):
-        return value
-    return timestamp(value) if value else None
