@@ -1,4 +1,4 @@
-"""The deals alone (issue #24): ``StatsRecorder._deal`` for every ``round_start`` of a log, then the deals
+"""The deals alone (issue #24): ``stats_rows.add_deal_rows`` for every ``round_start`` of a log, then the deals
 table's columns built and written (inline), in units of one line-by-line decode of the same log, CPU time.
 
 Each round's state is a :class:`~drawlog.engine.rounds.Round` built from the logged deal (as the replay
@@ -16,6 +16,7 @@ import gc
 import statistics
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,11 @@ from drawlog.tables import stats
 from drawlog.tables.move_sink import MoveSink
 from drawlog.tables.sinks import DealSink, TableSink
 
+try:
+    from drawlog.tables.stats_rows import MatchNotes, add_deal_rows
+except ImportError:  # a build before tables/stats.py was split: its _MatchNotes and StatsRecorder._deal
+    MatchNotes, add_deal_rows = stats._MatchNotes, None  # type: ignore[attr-defined]
+
 
 def _starts(path: Path) -> list[tuple[Any, int, Round, Any]]:
     decode = msgspec.json.Decoder(AnyEvent).decode
@@ -36,7 +42,7 @@ def _starts(path: Path) -> list[tuple[Any, int, Round, Any]]:
         for line_number, line in enumerate(stream, 1):
             if b'"match_start"' in line:
                 event = decode(line)
-                matches[event.match] = stats._MatchNotes(event, path.name, str(path), line_number)
+                matches[event.match] = MatchNotes(event, path.name, str(path), line_number)
             elif b'"round_start"' in line:
                 event = decode(line)
                 notes = matches[event.match]
@@ -50,7 +56,10 @@ def _run(starts: list[tuple[Any, int, Round, Any]], folder: Path) -> tuple[float
     sinks: dict[str, Any] = {name: (DealSink if name == "deals" else TableSink)(folder / f"{name}.parquet", schema)
                              for name, schema in stats.SCHEMAS.items() if name != "moves"}
     sinks["moves"] = MoveSink(folder / "moves.parquet", stats.SCHEMAS["moves"])
-    deal = stats.StatsRecorder(sinks, lambda: "log")._deal
+    if add_deal_rows is not None:
+        deal = partial(add_deal_rows, sinks["deals"])
+    else:
+        deal = stats.StatsRecorder(sinks, lambda: "log")._deal
     started = time.process_time()
     try:
         for event, line, state, notes in starts:
