@@ -36,7 +36,8 @@ NOT_STARTED: Final = "which has not started"
 
 
 class ReplayBookkeeping:
-    """The open matches of a replay and what is reported of them (see the module); :class:`Replay` replays events.
+    """The open matches of a replay and what is reported of them (see the module); the subclass
+    :class:`~drawlog.check.replay.Replay` replays the events.
 
     ``reporter`` gets the violations; ``observer``, when set, is told of every match, round and move as it is
     replayed (here: of a match or round closed unfinished).
@@ -185,7 +186,7 @@ class ReplayBookkeeping:
             self._emit(fault.code, fault.message, line, table.id, number, player, table, follows)
 
     def apply_move(self, table: Table, event: Any, line: int, kind: int, may_hold: bool) -> None:
-        """Replay a held move of ``table``'s match as a reading of a fault does (:class:`Replay` does)."""
+        """Replay a held move of ``table``'s match as a reading of a fault does (the subclass does)."""
         raise NotImplementedError
 
     # -- the open matches --------------------------------------------------------
