@@ -28,6 +28,7 @@ from ..log.events import Draw, Pass, Play, RoundStart
 from ..log.ids import bounded_id
 from ..log.reader import Source
 from .locate import match_ids, match_lines, numbered_blocks, split_location, what_is_at
+from .opened import OpenMatches
 from .readings import settle
 from .replay import Observer
 from .table import Table
@@ -78,6 +79,7 @@ def frames(source: Source, selection: Selection, lines: Iterable[tuple[int, byte
     validator = Validator()
     validator.start_input(source.name)
     replay, reporter = validator.replay, validator.reporter
+    replay.open_in_input = OpenMatches(source).before  # (a line naming no match: whose lost move, as validate reads it)
     key = bounded_id(selection.match)  # what the replay holds of a long id
     every = positions is True or (positions == "last" and selection.round is not None)
     steps = _Steps(key, every)

@@ -1,0 +1,69 @@
+"""Which matches a log holds open before a line, as ``drawlog validate`` reads it; read only when asked.
+
+A line that cannot be read and names no match is, for ``validate``, a lost move
+of the one match open then, if only one is
+(:meth:`~drawlog.check.replay.Replay.only_open`). A walkthrough replays one
+match (:mod:`drawlog.check.walkthrough`), so it needs the others open at that
+line too, though not their moves: :class:`OpenMatches` reads the log's
+``match_start`` and ``match_end`` lines (a byte search, block by block) up to
+the line asked about and replays them through a
+:class:`~drawlog.check.validator.Validator` of its own — the same decoding and
+the same replay of starts and ends as ``validate``'s, so the same matches open.
+Nothing is read until a line is asked about, and each line once however many
+are. (Not followed: a match ``validate`` closes early, as past
+``--max-open-matches`` or its memory limit, which counts the rounds dealt; the
+walkthrough does not close its own match so either.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator
+
+from ..log.events import MatchEnd, MatchStart
+from ..log.reader import Source
+from .locate import numbered_blocks
+from .validator import Validator
+
+#: What a line that may start or end a match holds: its type, or a backslash (an escape may spell the type).
+_STARTS_OR_ENDS = (b"match_start", b"match_end", b"\\")
+
+
+class OpenMatches:
+    """The ids of the matches open in ``source`` before a line (:meth:`before`), read on as far as asked."""
+
+    def __init__(self, source: Source) -> None:
+        self._validator = Validator(codes=())  # (it reports nothing: what it finds of those lines is validate's)
+        self._validator.start_input(source.name)
+        self._lines = _starts_and_ends(source)
+        #: The next line read and not replayed yet (it is at or past the line last asked about).
+        self._next: tuple[int, bytes] | None = None
+
+    def before(self, line: int) -> Collection[str]:
+        """The (bounded) ids of the matches open once the lines before ``line`` are read; lines are asked in order."""
+        validator = self._validator
+        replay = validator.replay
+        while True:
+            if self._next is None:
+                self._next = next(self._lines, None)
+                if self._next is None:
+                    break
+            number, raw = self._next
+            if number >= line:
+                break
+            self._next = None
+            event = validator.decode_line(raw, number)
+            if isinstance(event, (MatchStart, MatchEnd)):
+                replay.dispatch(event, number)
+        return replay.tables.keys()
+
+
+def _starts_and_ends(source: Source) -> Iterator[tuple[int, bytes]]:
+    """``(line number, raw line)`` of the lines that may be a ``match_start`` or a ``match_end``."""
+    for first, block, count in numbered_blocks(source):
+        if any(word in block for word in _STARTS_OR_ENDS):
+            for number, raw in enumerate(block.split(b"\n")[:count], first):
+                if any(word in raw for word in _STARTS_OR_ENDS):
+                    yield number, raw
+
+
+__all__ = ["OpenMatches"]
