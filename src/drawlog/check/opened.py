@@ -17,6 +17,7 @@ walkthrough does not close its own match so either.)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterator
 
 from ..log.events import MatchEnd, MatchStart
@@ -25,7 +26,7 @@ from .locate import numbered_blocks
 from .validator import Validator
 
 #: What a line that may start or end a match holds: its type, or a backslash (an escape may spell the type).
-_STARTS_OR_ENDS = (b"match_start", b"match_end", b"\\")
+_STARTS_OR_ENDS = re.compile(rb"match_start|match_end|\\")
 
 
 class OpenMatches:
@@ -58,12 +59,20 @@ class OpenMatches:
 
 
 def _starts_and_ends(source: Source) -> Iterator[tuple[int, bytes]]:
-    """``(line number, raw line)`` of the lines that may be a ``match_start`` or a ``match_end``."""
-    for first, block, count in numbered_blocks(source):
-        if any(word in block for word in _STARTS_OR_ENDS):
-            for number, raw in enumerate(block.split(b"\n")[:count], first):
-                if any(word in raw for word in _STARTS_OR_ENDS):
-                    yield number, raw
+    """``(line number, raw line)`` of the lines that may be a ``match_start`` or a ``match_end`` (found by a byte
+    search: the other lines of a block are not split off)."""
+    search = _STARTS_OR_ENDS.search
+    for first, block, _ in numbered_blocks(source):
+        number, counted = first, 0  # the number of the line that starts at ``counted``
+        found = search(block)
+        while found is not None:
+            start = block.rfind(b"\n", 0, found.start()) + 1
+            end = block.find(b"\n", found.end())
+            end = len(block) if end < 0 else end
+            number += block.count(b"\n", counted, start)
+            counted = start
+            yield number, block[start:end]
+            found = search(block, end)
 
 
 __all__ = ["OpenMatches"]
