@@ -17,7 +17,6 @@ walkthrough does not close its own match so either.)
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Iterator
 
 from ..log.events import MatchEnd, MatchStart
@@ -26,7 +25,7 @@ from .locate import numbered_blocks
 from .validator import Validator
 
 #: What a line that may start or end a match holds: its type, or a backslash (an escape may spell the type).
-_STARTS_OR_ENDS = re.compile(rb"match_start|match_end|\\")
+_WORDS = (b"match_start", b"match_end", b"\\")
 
 
 class OpenMatches:
@@ -59,20 +58,24 @@ class OpenMatches:
 
 
 def _starts_and_ends(source: Source) -> Iterator[tuple[int, bytes]]:
-    """``(line number, raw line)`` of the lines that may be a ``match_start`` or a ``match_end`` (found by a byte
-    search: the other lines of a block are not split off)."""
-    search = _STARTS_OR_ENDS.search
+    """``(line number, raw line)`` of the lines that may be a ``match_start`` or a ``match_end``, found by a byte
+    search for each word (the other lines of a block are not split off)."""
     for first, block, _ in numbered_blocks(source):
-        number, counted = first, 0  # the number of the line that starts at ``counted``
-        found = search(block)
-        while found is not None:
-            start = block.rfind(b"\n", 0, found.start()) + 1
-            end = block.find(b"\n", found.end())
-            end = len(block) if end < 0 else end
+        number, counted, at = first, 0, 0  # the number of the line that starts at ``counted``; searched from ``at``
+        found = [block.find(word) for word in _WORDS]  # the next place of each word (-1: none left)
+        while True:
+            for index, place in enumerate(found):
+                if 0 <= place < at:
+                    found[index] = block.find(_WORDS[index], at)
+            hit = min((place for place in found if place >= 0), default=-1)
+            if hit < 0:
+                break
+            start = block.rfind(b"\n", 0, hit) + 1
+            end = block.find(b"\n", hit)
+            at = len(block) if end < 0 else end
             number += block.count(b"\n", counted, start)
             counted = start
-            yield number, block[start:end]
-            found = search(block, end)
+            yield number, block[start:at]
 
 
 __all__ = ["OpenMatches"]

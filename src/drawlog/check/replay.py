@@ -260,6 +260,8 @@ class Replay:
 
         Open in the whole input (:attr:`open_in_input`), when this replay follows only some of its matches.
         """
+        if not self.tables:
+            return None
         open_ids: Collection[str] = self.tables if self.open_in_input is None else self.open_in_input(line)
         if len(open_ids) != 1:
             return None
