@@ -4,7 +4,9 @@
 byte search for its id, block by block), replays them through the same
 :class:`~drawlog.check.validator.Validator` as ``drawlog validate`` — so the
 violations are the same, on the same lines — and yields a *frame* per line
-of the match: plain data that the views render (text, JSON, SVG). The frame's
+of the match: plain data that the views render (text, JSON, SVG). A broken
+line naming no match is this match's lost move only if no other is open then,
+as for ``validate``: :mod:`drawlog.check.opened` knows which are. The frame's
 fields are listed in the README (``drawlog replay``).
 """
 
