@@ -1,9 +1,10 @@
-"""``drawlog replay`` agrees with ``drawlog validate``: four faults the fuzz targets found (tests/fuzz/test_regressions.py).
+"""``drawlog replay`` agrees with ``drawlog validate``: five faults the fuzz targets found (tests/fuzz/test_regressions.py).
 
 Each frame shows the violations ``validate`` reports on its line and the board after that line, as
 ``validate`` reads it: a move held for a reading (check/readings.py) included, a broken line that names no
-match read as the open match's lost move, a match_start nested too deep never listed, and a play on an All
-Fives arm that is not open yet drawn, never a traceback.
+match read as the open match's lost move (only when no other match is open, started before it or after), a
+match_start nested too deep never listed, and a play on an All Fives arm that is not open yet drawn, never a
+traceback.
 """
 
 from __future__ import annotations
@@ -105,6 +106,43 @@ def test_replay_reads_a_broken_line_among_a_matchs_lines_as_validate_does(tmp_pa
     assert (at_19["line"], [item["code"] for item in at_19["violations"]]) == (19, ["M201"])
 
 
+def _beside_another_match(before: list[str], after: list[str]) -> str:
+    """Match B (M201-m1 of every-violation.jsonl: a broken line naming no match, bob's pass, then ann's move out
+    of turn), another match's lines ``before`` B's start and ``after`` it, before B's deal."""
+    lines = [line.replace("M201-m1", "B") for line in EVERY.read_text(encoding="utf-8").splitlines()[205:234]]
+    lines[17] = '{"type":"pass","player":"bob"'
+    return "\n".join(before + lines[:1] + after + lines[1:]) + "\n"
+
+
+@pytest.mark.parametrize(("before", "after", "lost", "other"), [
+    (['{"type":"match_start","match":"A","players":["cy","di"]}'], [], False, (1, "A", "F006")),
+    ([], ['{"type":"match_start","match":"C","players":["cy","di"]}',
+          '{"type":"match_end","match":"C","scores":{"cy":0,"di":0},"winner":null}'], True, (3, "C", "R305")),
+], ids=["started-before-still-open", "started-after-ended"])
+def test_replay_reads_a_broken_line_beside_another_match_as_validate_does(
+        tmp_path: Path, before: list[str], after: list[str], lost: bool, other: tuple[int, str, str]) -> None:
+    """A broken line naming no match is a lost move of the match open only when no other is: ``validate`` reads
+    it as B's lost move when C, started after B, has ended, and not while A, started before B, is open. The
+    walkthrough replayed B alone: it took the line for B's beside A and left it out after C had started, so
+    ``replay --match B`` and ``replay LOG:LINE`` said the opposite of ``validate`` in the move out of turn's M201
+    (read with the lost line or not)."""
+    log = tmp_path / "two.jsonl"
+    log.write_text(_beside_another_match(before, after), encoding="utf-8")
+    broken = 18 + len(before) + len(after)  # (line 18 of B alone)
+    said = validated(log)
+    assert sorted((item["line"], item["match"] or "", item["code"], item["follows"]) for item in said) == sorted([
+        (broken, "", "F001", None), (broken + 1, "B", "M201", broken if lost else None), (*other, None)])
+    missing = f"line {broken}, which could not be read, is read as bob passing" if lost else "taken as bob passing"
+    m201 = f"ann plays out of turn: it is bob's turn; a move of bob seems to be missing before this line ({missing})"
+    assert of_match(said, "B") == [(broken + 1, "M201", m201)]
+    frames = replayed(str(log), "--match", "B")
+    assert by_line(frames) == [(broken + 1, "M201", m201)]
+    assert broken not in [frame["line"] for frame in frames]  # (the F001 is of no match)
+    at = replayed(f"{log}:{broken + 1}")
+    assert at[-1]["line"] == broken + 1
+    assert by_line(at) == [(broken + 1, "M201", m201)]
+
+
 def test_replay_lists_no_match_whose_start_is_nested_too_deep(tmp_path: Path) -> None:
     """A match_start nested more than 64 deep is F002 (no match started); ``match_ids`` decoded it without the
     depth limit and listed m0, so ``replay FILE`` picked m0 and found no line of it."""
@@ -177,10 +215,11 @@ def test_a_board_refuses_an_end_that_holds_no_value_and_stays_as_it_was(end: str
 @given(data=damaged_logs())
 def test_each_frame_of_a_damaged_match_shows_what_validate_reports_on_its_line(tmp_path_factory: pytest.TempPathFactory,
                                                                               data: bytes) -> None:
-    """A log of one match, damaged (tests/fuzz/inputs.py): every frame's violations are ``validate``'s of the
-    match on that line, and each of them is on a frame (the held moves' too; a lost line naming no match read
-    as this match's). Before the fix these examples found a frame without its M201 (line 3 lost, line 4 out of
-    turn); 300 take about 9 s."""
+    """A damaged log (tests/fuzz/inputs.py): for each of its first three matches, every frame's violations are
+    ``validate``'s of the match on that line, and each of them is on a frame (the held moves' too; a lost line
+    naming no match read as this match's when no other match is open, started before it or after). Before the
+    fixes these examples found a frame without its M201 (line 3 lost, line 4 out of turn), and (when it tested
+    logs of one match only) could not test a lost line beside another match."""
     path = tmp_path_factory.mktemp("damaged") / "log.jsonl"
     path.write_bytes(data)
     source = Source(str(path), path)
@@ -188,19 +227,18 @@ def test_each_frame_of_a_damaged_match_shows_what_validate_reports_on_its_line(t
         ids = match_ids(source, None)
     except InputError:  # (unreadable: binary, say; replay says so in one line, tested elsewhere)
         return
-    if len(ids) != 1 or data.count(b"match_start") != 1:
-        return  # one match: the walkthrough's replay and validate's then hold the same matches open
     found, _ = validate_paths(path)
-    key = bounded_id(ids[0])
-    frames = walk(source, Selection(ids[0]))
-    for frame in frames:
-        shown = sorted((item["code"], item["message"]) for item in frame["violations"])
-        said = sorted((violation.code, violation.message) for violation in found
-                      if violation.line == frame["line"] and violation.match == key)
-        assert shown == said, (frame["line"], shown, said)
-    lines = {frame["line"] for frame in frames}
-    assert [(violation.line, violation.code) for violation in found
-            if violation.match == key and violation.line not in lines] == []
+    for match in ids[:3]:
+        key = bounded_id(match)
+        frames = walk(source, Selection(match))
+        for frame in frames:
+            shown = sorted((item["code"], item["message"]) for item in frame["violations"])
+            said = sorted((violation.code, violation.message) for violation in found
+                          if violation.line == frame["line"] and violation.match == key)
+            assert shown == said, (match, frame["line"], shown, said)
+        lines = {frame["line"] for frame in frames}
+        assert [(violation.line, violation.code) for violation in found
+                if violation.match == key and violation.line not in lines] == [], match
 
 
 def test_replay_up_to_a_held_move_reads_on_but_shows_nothing_of_the_lines_after_it(tmp_path: Path) -> None:

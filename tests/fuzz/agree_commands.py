@@ -71,22 +71,8 @@ def _difference(got: list[Any], expected: list[Any]) -> str:
     return f"at {at} of {len(got)} / {len(expected)}: {got[at:at + 2]} / {expected[at:at + 2]}"
 
 
-def held(found: list[Violation], key: str) -> bool:
-    """Whether the replay held moves of match ``key`` for a reading (a move out of turn, a line lost)."""
-    return any(violation.match == key and (violation.code == "M201" or "seems to be missing" in violation.message
-                                           or "swapped" in violation.message) for violation in found)
-
-
 def agrees(shown: list[dict[str, Any]], found: list[Violation], key: str, up_to: int | None = None) -> None:
-    """Each frame's violations are those ``validate`` reports on its line for match ``key``.
-
-    One case is left out: where the replay held moves for a reading (:func:`held`) beside a broken line,
-    the walkthrough, which does not follow matches started before this one, may read that line as this
-    match's lost move where ``validate``, seeing another match open too, does not (README: `replay`).
-    """
-    if held(found, key) and any(violation.code in ("F001", "F002") and violation.match is None
-                                for violation in found):
-        return
+    """Each frame's violations are those ``validate`` reports on its line for match ``key``."""
     for frame in shown:
         rows = _frame_rows(frame)
         expected = _validate_rows(found, frame["line"], key)
@@ -169,7 +155,7 @@ def _check_output(stdout: str, found: list[Violation], match: str, output_format
         assert lines == sorted(set(lines)) and (up_to is None or lines[-1] <= up_to), lines
         agrees(shown, found, key, up_to)
     else:
-        for violation in found if not held(found, key) else []:
+        for violation in found:
             if violation.match == key and (up_to is None or (violation.line or 0) <= up_to) \
                     and violation.code != "F006":
                 assert violation.code in stdout, violation

@@ -12,7 +12,7 @@ match). Both classes are compiled together: the handlers call these methods dire
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import Any, Final
 
 from ..engine.profiles import GameRules
@@ -71,6 +71,9 @@ class ReplayBookkeeping:
         self.on_first_start: Callable[[Table], None] | None = None
         #: The table of the last event, tried first (None whenever ``tables`` loses or replaces a table).
         self._last: Table | None = None
+        #: For a replay fed some of an input's matches only (``drawlog replay`` follows one): the ids of the matches
+        #: open before a line in a replay of the whole input (see :mod:`drawlog.check.opened`); None: ``tables``.
+        self.open_in_input: Callable[[int], Collection[str]] | None = None
 
     def started_before(self, starts: dict[str, tuple[str, int]]) -> None:
         """Take match ids as started by inputs another replay read first: ``{match id: (file, line)}``.
@@ -145,11 +148,22 @@ class ReplayBookkeeping:
 
     def lost_line(self, match_id: str | None, line: int) -> None:
         """A line that could not be read (F001, F002) seems to be a move of ``match_id`` (None: of the one match
-        open, if only one is): see :func:`~drawlog.check.follows.lost_line`."""
-        table = self.tables.get(bounded_id(match_id)) if match_id is not None else \
-            next(iter(self.tables.values())) if len(self.tables) == 1 else None
+        open, if only one is: :meth:`only_open`): see :func:`~drawlog.check.readings.lost_line`."""
+        table = self.tables.get(bounded_id(match_id)) if match_id is not None else self.only_open(line)
         if table is not None:
             _readings.lost_line(self, table, line)
+
+    def only_open(self, line: int) -> Table | None:
+        """The match a line naming none (``line``) is a move of: the one match open then, if only one is.
+
+        Open in the whole input (:attr:`open_in_input`), when this replay follows only some of its matches.
+        """
+        if not self.tables:
+            return None
+        open_ids: Collection[str] = self.tables if self.open_in_input is None else self.open_in_input(line)
+        if len(open_ids) != 1:
+            return None
+        return self.tables.get(next(iter(open_ids)))
 
     def report_root(self, table: Table, code: str, message: str, line: int, player: str | None,
                     follows: int = 0) -> None:

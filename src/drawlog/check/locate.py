@@ -30,21 +30,17 @@ def match_lines(source: Source, match_id: str,
     candidate: its strings may write the id with escapes (``"caf\\u00e9"``).
     While ``is_open()`` says the match is open, a line that names no match at
     all is one too: ``drawlog validate`` reads one that cannot be decoded as a
-    move of the one match open (lost) — until another match starts (then more
-    than one may be open: none is read so, as ``validate`` does while they are).
+    move of the one match open (lost), if no other is open then (the replay
+    asks :mod:`drawlog.check.opened`).
     """
     needle = msgspec.json.encode(match_id)
     for first, block, count in numbered_blocks(source):
         watch = is_open is not None and is_open()
         if watch or needle in block or _ESCAPE in block:
             for number, raw in enumerate(block.split(b"\n")[:count], first):
-                if needle in raw or _ESCAPE in raw:
+                if needle in raw or _ESCAPE in raw or (is_open is not None and raw.strip() and is_open()
+                                                       and match_of_line(raw) is None):
                     yield number, raw
-                elif is_open is not None and raw.strip() and is_open():
-                    if match_of_line(raw) is None:
-                        yield number, raw
-                    elif b"match_start" in raw:  # another match opens: no line is read as this one's lost move
-                        is_open = None  # (from here on: a byte search again)
 
 
 def numbered_blocks(source: Source) -> Iterator[tuple[int, bytes, int]]:

@@ -4,7 +4,9 @@
 byte search for its id, block by block), replays them through the same
 :class:`~drawlog.check.validator.Validator` as ``drawlog validate`` — so the
 violations are the same, on the same lines — and yields a *frame* per line
-of the match: plain data that the views render (text, JSON, SVG). The frame's
+of the match: plain data that the views render (text, JSON, SVG). A broken
+line naming no match is this match's lost move only if no other is open then,
+as for ``validate``: :mod:`drawlog.check.opened` knows which are. The frame's
 fields are listed in the README (``drawlog replay``).
 """
 
@@ -29,6 +31,7 @@ from ..log.ids import bounded_id
 from ..log.reader import Source
 from .locate import match_ids, match_lines, numbered_blocks, split_location, what_is_at
 from .observer import Observer
+from .opened import OpenMatches
 from .readings import settle
 from .table import Table
 from .validator import Validator
@@ -78,6 +81,7 @@ def frames(source: Source, selection: Selection, lines: Iterable[tuple[int, byte
     validator = Validator()
     validator.start_input(source.name)
     replay, reporter = validator.replay, validator.reporter
+    replay.open_in_input = OpenMatches(source).before  # (a line naming no match: whose lost move, as validate reads it)
     key = bounded_id(selection.match)  # what the replay holds of a long id
     every = positions is True or (positions == "last" and selection.round is not None)
     steps = _Steps(key, every)
